@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what inferkit needs on a fresh clone: npm packages (always), and with --system the Debian
+# packages the notebook and chart tests use (Jupyter + nbconvert + ipykernel, Chromium). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "» npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "${1:-}" = "--system" ]; then
+  need=()
+  command -v jupyter-nbconvert >/dev/null 2>&1 || need+=(jupyter-nbconvert jupyter-client)
+  /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || need+=(python3-ipykernel)
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  if [ ${#need[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    echo "» apt-get install ${need[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
+fi

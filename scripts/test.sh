@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The test command: installs what it needs, type-checks, runs every test (unit, integration, notebooks),
+# and ends with the line "N passed, N failed" taken from vitest's JSON report.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh --system || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
+
+report=".vitest-report.json"
+rm -f "$report"
+echo "» typecheck (tsc --noEmit)"
+npx tsc -p tsconfig.json --noEmit
+tsc_rc=$?
+echo "» vitest"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
+vitest_rc=$?
+node scripts/summarize-vitest.mjs "$report" "$tsc_rc"
+sum_rc=$?
+if [ $tsc_rc -ne 0 ] || [ $vitest_rc -ne 0 ] || [ $sum_rc -ne 0 ]; then exit 1; fi

@@ -1,0 +1,40 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The only module that reads `process.env`. Library functions take explicit options;
+ * the CLI and notebooks call these helpers to fill them from the environment.
+ *
+ * Precedence everywhere: explicit option > environment variable > default.
+ */
+
+/** Hub token from `HF_TOKEN` (or `HUGGING_FACE_HUB_TOKEN`), or undefined. Never log it. */
+export function envHubToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const t = env.HF_TOKEN ?? env.HUGGING_FACE_HUB_TOKEN;
+  return t && t.length > 0 ? t : undefined;
+}
+
+/** Hub base URL from `HF_ENDPOINT`, default `https://huggingface.co`. */
+export function envHubUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.HF_ENDPOINT && env.HF_ENDPOINT.length > 0 ? env.HF_ENDPOINT : 'https://huggingface.co';
+}
+
+/** Offline mode from `HF_HUB_OFFLINE` or `INFERKIT_OFFLINE` (`1`/`true`). */
+export function envOffline(env: NodeJS.ProcessEnv = process.env): boolean {
+  return [env.HF_HUB_OFFLINE, env.INFERKIT_OFFLINE].some((v) => v === '1' || v?.toLowerCase() === 'true');
+}
+
+/**
+ * Model cache folder: `INFERKIT_CACHE`, else `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit`.
+ */
+export function envCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.INFERKIT_CACHE) return env.INFERKIT_CACHE;
+  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.length > 0 ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'inferkit');
+}
+
+/** Ingress address from `INGRESS_HOST` / `INGRESS_PORT`, defaults 127.0.0.1:8080. */
+export function envIngress(env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
+  const port = Number.parseInt(env.INGRESS_PORT ?? '', 10);
+  return { host: env.INGRESS_HOST || '127.0.0.1', port: Number.isInteger(port) && port > 0 ? port : 8080 };
+}

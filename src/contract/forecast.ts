@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { FrequencySchema, StatusSchema, TimeSeriesTypeSchema } from './enums.js';
+import { IsoTimestampSchema } from './timestamp.js';
+
+/** One observation: a finite number, or `null` for a missing value. */
+const ObservationSchema = z.number().refine(Number.isFinite, { message: 'expected a finite number' }).nullable();
+
+/** Univariate series: one value per time step (null = missing). */
+export const UnivariateSeriesSchema = z.array(ObservationSchema);
+/** Multivariate series: time first, one row of variables per time step. */
+export const MultivariateSeriesSchema = z.array(z.array(ObservationSchema));
+/** `List[float]` (univariate) or `List[List[float]]` (multivariate, time first). */
+export const TimeSeriesSchema = z.union([UnivariateSeriesSchema, MultivariateSeriesSchema]);
+/** A series as carried on the wire. */
+export type TimeSeries = z.infer<typeof TimeSeriesSchema>;
+
+/**
+ * One series to forecast. `series` must match `type`: univariate is a list of numbers; multivariate is a
+ * rectangular list of lists (time first, at least one variable). Extra fields are kept.
+ */
+export const TimeSeriesInputSchema = z
+  .looseObject({
+    type: TimeSeriesTypeSchema,
+    name: z.string().min(1, 'expected a non-empty name'),
+    series: z.array(z.unknown()),
+    frequency: FrequencySchema,
+    start_timestamp: IsoTimestampSchema.optional(),
+  })
+  .superRefine((input, ctx) => {
+    const { series } = input;
+    if (series.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['series'], message: 'expected at least one observation' });
+      return;
+    }
+    if (input.type === 'univariate_time_series') {
+      series.forEach((v, t) => {
+        if (v !== null && (typeof v !== 'number' || !Number.isFinite(v))) {
+          const what = Array.isArray(v) ? 'a list (multivariate data in a univariate_time_series)' : JSON.stringify(v);
+          ctx.addIssue({ code: 'custom', path: ['series', t], message: `expected a finite number or null, got ${what}` });
+        }
+      });
+      return;
+    }
+    const width = Array.isArray(series[0]) ? series[0].length : -1;
+    if (width < 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['series', 0],
+        message: 'expected a non-empty list of variables per time step (multivariate series are time first)',
+      });
+      return;
+    }
+    series.forEach((row, t) => {
+      if (!Array.isArray(row)) {
+        ctx.addIssue({ code: 'custom', path: ['series', t], message: 'expected a list of variables (multivariate)' });
+      } else if (row.length !== width) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['series', t],
+          message: `expected ${width} variables like series[0], got ${row.length} (series must be rectangular)`,
+        });
+      } else {
+        row.forEach((v, j) => {
+          if (v !== null && (typeof v !== 'number' || !Number.isFinite(v))) {
+            ctx.addIssue({ code: 'custom', path: ['series', t, j], message: `expected a finite number or null, got ${JSON.stringify(v)}` });
+          }
+        });
+      }
+    });
+  })
+  .transform((input) => ({ ...input, series: input.series as TimeSeries }));
+/** A validated forecast input. */
+export type TimeSeriesInput = z.output<typeof TimeSeriesInputSchema>;
+
+/** Forecast options: `horizon` steps, optional quantile levels in (0, 1). Extra fields are kept. */
+export const ForecastOptionsSchema = z.looseObject({
+  horizon: z.number().int('expected an integer horizon').positive('expected a positive horizon'),
+  quantiles: z
+    .array(z.number().gt(0, 'expected a quantile level in (0, 1)').lt(1, 'expected a quantile level in (0, 1)'))
+    .optional(),
+});
+/** Validated forecast options. */
+export type ForecastOptions = z.output<typeof ForecastOptionsSchema>;
+
+/** Arbitrary user metadata (request tracking), echoed back. */
+export const MetadataSchema = z.record(z.string(), z.unknown());
+
+/** A forecast request. Input names must be unique. Extra fields (`other_properties`, …) are kept. */
+export const ForecastRequestSchema = z
+  .looseObject({
+    model: z.string().min(1, 'expected the name of the model'),
+    inputs: z.array(TimeSeriesInputSchema).min(1, 'expected at least one input series'),
+    options: ForecastOptionsSchema,
+    metadata: MetadataSchema.optional(),
+    other_properties: z.unknown().optional(),
+  })
+  .superRefine((req, ctx) => {
+    const seen = new Map<string, number>();
+    req.inputs.forEach((input, i) => {
+      const first = seen.get(input.name);
+      if (first === undefined) seen.set(input.name, i);
+      else {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['inputs', i, 'name'],
+          message: `duplicate name "${input.name}" (also inputs[${first}].name); names must be unique`,
+        });
+      }
+    });
+  });
+/** A validated forecast request (enums normalised). */
+export type ForecastRequest = z.output<typeof ForecastRequestSchema>;
+/** A forecast request as a caller writes it (enums in any case). */
+export type ForecastRequestInput = z.input<typeof ForecastRequestSchema>;
+
+/** The error object of the forecast API. */
+export const ApiErrorSchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  param: z.string().nullable().optional(),
+  type: z.string(),
+});
+/** An error as carried in a forecast response. */
+export type ApiError = z.output<typeof ApiErrorSchema>;
+
+/** One forecast: the mean path and, when asked for, a map from quantile level (as string) to path. */
+export const TimeSeriesForecastSchema = z.looseObject({
+  type: TimeSeriesTypeSchema,
+  name: z.string(),
+  mean_forecast: TimeSeriesSchema,
+  frequency: FrequencySchema,
+  start_timestamp: IsoTimestampSchema,
+  quantiles: z.record(z.string(), TimeSeriesSchema).optional(),
+});
+/** A forecast for one series. */
+export type TimeSeriesForecast = z.output<typeof TimeSeriesForecastSchema>;
+
+/** One output per input, with its own status and error. */
+export const ForecastOutputSchema = z.looseObject({
+  type: z.literal('time_series_forecast'),
+  id: z.string(),
+  status: StatusSchema,
+  content: z.array(TimeSeriesForecastSchema),
+  error: ApiErrorSchema.nullable().optional(),
+});
+/** The result for one input. */
+export type ForecastOutput = z.output<typeof ForecastOutputSchema>;
+
+/** Usage, counted in patches for patch-based models. */
+export const UsageSchema = z.looseObject({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+});
+/** Usage counters. */
+export type Usage = z.output<typeof UsageSchema>;
+
+/** A forecast response: top-level status and error, one output per input, usage. Extra fields are kept. */
+export const ForecastResponseSchema = z.looseObject({
+  id: z.string(),
+  created_at: z.number().int(),
+  status: StatusSchema,
+  error: ApiErrorSchema.nullable().optional(),
+  model: z.string(),
+  outputs: z.array(ForecastOutputSchema),
+  usage: UsageSchema.optional(),
+});
+/** A validated forecast response. */
+export type ForecastResponse = z.output<typeof ForecastResponseSchema>;
