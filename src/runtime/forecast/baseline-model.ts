@@ -1,0 +1,62 @@
+import type { Frequency } from '../../contract/enums.js';
+import type { ForecastModel, ModelForecast, PredictOptions } from './forecast-model.js';
+import { normalQuantile, seasonFor } from './seasonality.js';
+
+/** Quantile levels every baseline answers natively (other levels are interpolated by the protocol). */
+export const BASELINE_LEVELS: readonly number[] = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99];
+
+/** Options shared by the baselines. */
+export interface BaselineOptions {
+  /** Name requests are checked against. */
+  name?: string;
+  /** Season length for every series, overriding the one from each series' frequency (see SEASON_BY_FREQUENCY). */
+  season?: number;
+}
+
+/** A point forecast and its standard deviation per step (Gaussian quantiles are built from them). */
+export interface PointAndSpread {
+  point: Float64Array;
+  sd: Float64Array;
+}
+
+/** Per-series forecasting rule of a baseline: `season` is already resolved (1 = none). */
+export type BaselineRule = (series: Float32Array, horizon: number, season: number) => PointAndSpread;
+
+/**
+ * Wraps a per-series rule as a {@link ForecastModel}: any horizon in one call (`nativeHorizon`
+ * Infinity), patch size 1, quantiles `point + z_q · sd` at {@link BASELINE_LEVELS}, mean = point.
+ * `minCycles` = how many full seasons a series needs before its season is used.
+ */
+export function baselineModel(name: string, rule: BaselineRule, options: BaselineOptions, minCycles: number): ForecastModel {
+  const levels = BASELINE_LEVELS;
+  const z = levels.map(normalQuantile);
+  return {
+    name: options.name ?? name,
+    nativeHorizon: Number.POSITIVE_INFINITY,
+    quantiles: levels,
+    patchSize: 1,
+    async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
+      const values: Float32Array[] = [];
+      const mean: Float32Array[] = [];
+      batch.forEach((series, i) => {
+        opts.signal?.throwIfAborted();
+        const freq: Frequency | undefined = opts.frequencies?.[i];
+        const { point, sd } = rule(series, horizon, seasonFor(freq, series.length, options.season, minCycles));
+        const v = new Float32Array(levels.length * horizon);
+        for (let q = 0; q < levels.length; q++) {
+          for (let h = 0; h < horizon; h++) v[q * horizon + h] = point[h] + z[q] * sd[h];
+        }
+        values.push(v);
+        mean.push(Float32Array.from(point));
+      });
+      return { levels, values, mean };
+    },
+    async dispose(): Promise<void> {},
+  };
+}
+
+/** Index of the last non-NaN value, or -1. */
+export function lastObserved(y: Float32Array): number {
+  for (let t = y.length - 1; t >= 0; t--) if (!Number.isNaN(y[t])) return t;
+  return -1;
+}

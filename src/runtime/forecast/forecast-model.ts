@@ -1,0 +1,45 @@
+import type { Frequency } from '../../contract/enums.js';
+
+/** Per-call options of {@link ForecastModel.predict}. */
+export interface PredictOptions {
+  /** One frequency per series (same order as the batch); baselines use it for the season. */
+  frequencies?: readonly Frequency[];
+  /** Cancels the call between chunks. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What a model returns for a batch: `values[i]` is series i's forecast, level-major
+ * `[levels.length × horizon]` (`values[i][q * horizon + h]`); `mean[i]` (length horizon) when the
+ * model has its own mean, else absent (callers use the median).
+ */
+export interface ModelForecast {
+  /** Quantile levels of `values`, ascending (the model's native levels). */
+  levels: readonly number[];
+  /** One Float32Array [levels × horizon] per input series. */
+  values: Float32Array[];
+  /** One Float32Array [horizon] per input series, when the model forecasts a mean. */
+  mean?: Float32Array[];
+}
+
+/**
+ * A forecasting model in the kernel: one interface for Chronos-Bolt ONNX and the offline
+ * baselines. Series are Float32Arrays with NaN for missing values; `predict` answers at most
+ * `nativeHorizon` steps (the protocol rolls out longer horizons on the median).
+ */
+export interface ForecastModel {
+  /** Name requests are checked against. */
+  readonly name: string;
+  /** Most steps one `predict` call answers; `Infinity` for models that forecast any horizon directly. */
+  readonly nativeHorizon: number;
+  /** Native quantile levels, ascending. */
+  readonly quantiles: readonly number[];
+  /** Steps per input patch (usage is counted in patches); absent = 1. */
+  readonly patchSize?: number;
+  /** Longest context the model reads; longer series are cut to their most recent part. */
+  readonly contextLength?: number;
+  /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
+  predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
+  /** Releases native resources (sessions). Safe to call twice. */
+  dispose(): Promise<void>;
+}

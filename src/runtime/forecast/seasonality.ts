@@ -1,0 +1,45 @@
+import type { Frequency } from '../../contract/enums.js';
+
+/**
+ * Season length used by the baselines and by MASE, per frequency: hour 24 (daily cycle), day 7
+ * (weekly), week 52 (yearly, rounded), month 12, quarter 4, year 1 (no season), minute 60 and
+ * second 60 (the next-coarser unit's cycle — a guess; override with `season` when you know better).
+ */
+export const SEASON_BY_FREQUENCY: Readonly<Record<Frequency, number>> = {
+  second: 60,
+  minute: 60,
+  hour: 24,
+  day: 7,
+  week: 52,
+  month: 12,
+  quarter: 4,
+  year: 1,
+};
+
+/**
+ * The season for a series of `length` steps: `override`, else the frequency's season, else 1;
+ * falls back to 1 when the series is shorter than `minCycles` seasons.
+ */
+export function seasonFor(frequency: Frequency | undefined, length: number, override?: number, minCycles = 1): number {
+  const m = override ?? (frequency === undefined ? 1 : SEASON_BY_FREQUENCY[frequency]);
+  return Number.isInteger(m) && m > 1 && length >= m * minCycles ? m : 1;
+}
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) return p === 0 ? -Infinity : p === 1 ? Infinity : Number.NaN;
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  if (p < lo || p > 1 - lo) {
+    const q = Math.sqrt(-2 * Math.log(p < lo ? p : 1 - p));
+    const x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    return p < lo ? x : -x;
+  }
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
