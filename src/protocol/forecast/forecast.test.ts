@@ -7,6 +7,7 @@ import type { Forecaster } from '../../contract/predictor.js';
 import { writeChronosFixtureRepo } from '../../onnx/model-repo.js';
 import type { ForecastModel } from '../../runtime/forecast/forecast-model.js';
 import { loadChronosBolt } from '../../runtime/forecast/load-chronos-bolt.js';
+import { shortFloat32 } from './forecast.js';
 import { localForecaster } from './local-forecaster.js';
 
 // Rule fixture: context 8, native horizon 3, patch 4, levels 0.1/0.5/0.9, trend 1:
@@ -115,5 +116,16 @@ describe('forecast (through the rule ONNX fixture)', () => {
     ids.forEach((id) => expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/));
     expect(res.outputs[0].content[0]).toMatchObject({ item_id: 'sku-1', start_timestamp: '1970-01-06T00:00:00Z', frequency: 'day' });
     expect(res.outputs[1].content[0]).toMatchObject({ start_timestamp: '2024-02-29T00:00:00.5+02:00', frequency: 'hour' });
+  });
+});
+
+describe('shortFloat32', () => {
+  it('writes float32 values as their shortest round-tripping decimal', () => {
+    expect(shortFloat32(Math.fround(1.1))).toBe(1.1);
+    expect(shortFloat32(Math.fround(-123.456))).toBe(-123.456);
+    expect(shortFloat32(Math.fround(1e-7))).toBe(1e-7);
+    expect(shortFloat32(16777217)).toBe(16777216);
+    const x = Math.fround(0.3333333);
+    expect(Math.fround(shortFloat32(x))).toBe(x);
   });
 });

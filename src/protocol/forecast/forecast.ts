@@ -135,10 +135,25 @@ function planInput(input: TimeSeriesInput, i: number, horizon: number): InputPla
   }
 }
 
-/** Univariate: the path; multivariate: time-first rows of the variables' paths. */
+/**
+ * Univariate: the path; multivariate: time-first rows of the variables' paths. Values are written as the
+ * shortest decimal that reads back as the same float32 (models compute in float32), so JSON carries
+ * `1.1`, not `1.100000023841858`.
+ */
 function assemble(input: TimeSeriesInput, paths: ArrayLike<number>[]): number[] | number[][] {
-  if (input.type === 'univariate_time_series') return Array.from(paths[0]);
-  return Array.from({ length: paths[0].length }, (_, t) => paths.map((p) => p[t]));
+  if (input.type === 'univariate_time_series') return Array.from(paths[0], shortFloat32);
+  return Array.from({ length: paths[0].length }, (_, t) => paths.map((p) => shortFloat32(p[t])));
+}
+
+/** The shortest decimal (6–9 significant digits) whose float32 is the float32 of `x`. */
+export function shortFloat32(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const f = Math.fround(x);
+  for (let digits = 6; digits < 9; digits++) {
+    const y = Number(f.toPrecision(digits));
+    if (Math.fround(y) === f) return y;
+  }
+  return Number(f.toPrecision(9));
 }
 
 function failed(error: ApiError): ForecastOutput {
