@@ -38,3 +38,9 @@ export function envIngress(env: NodeJS.ProcessEnv = process.env): { host: string
   const port = Number.parseInt(env.INGRESS_PORT ?? '', 10);
   return { host: env.INGRESS_HOST || '127.0.0.1', port: Number.isInteger(port) && port > 0 ? port : 8080 };
 }
+
+/** The value of environment variable `name`, or undefined when unset or empty. */
+export function envVar(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const v = env[name];
+  return v !== undefined && v.length > 0 ? v : undefined;
+}

@@ -1,0 +1,28 @@
+import { Command } from 'commander';
+import { isInferkitError } from '../errors.js';
+import { registerDemoCommand } from './demo.js';
+import { registerGetCommand } from './get.js';
+import { registerManifestCommand } from './manifest.js';
+import { registerServeCommand } from './serve.js';
+import { registerValidateCommand } from './validate.js';
+
+/** Every command, one `register…Command(program)` per file; adding a command is one line here. */
+const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerManifestCommand, registerValidateCommand, registerGetCommand, registerDemoCommand, registerServeCommand];
+
+/** Builds the `inferkit` program with every command registered. */
+export function buildProgram(): Command {
+  const program = new Command('inferkit')
+    .description('Model inference and time-series forecasting: KServe-style manifests, protocols and local serving')
+    .showHelpAfterError();
+  for (const register of COMMANDS) {
+    register(program);
+  }
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((e: unknown) => {
+    console.error(`inferkit: ${isInferkitError(e) ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exitCode = 1;
+  });

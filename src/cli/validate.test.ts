@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
+const MAIN = resolve(process.cwd(), 'src/cli/main.ts');
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, ...args], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const r = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof r.code === 'number' ? r.code : -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  }
+}
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inferkit-validate-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const GOOD = `apiVersion: v1
+kind: Secret
+metadata:
+  name: tok
+stringData:
+  HF_TOKEN: hf_doNotPrintMe123
+---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: bert
+spec:
+  predictor:
+    model:
+      modelFormat:
+        name: huggingface
+      args: [--model_name=bert, --model_id=o/m]
+`;
+
+const BAD = `apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: Bert
+spec:
+  predictor:
+    model:
+      modelFormat:
+        name: huggingface
+      protocolVersion: v3
+      resources:
+        limits:
+          memory: lots
+---
+apiVersion: apps/v1
+kind: Deployment
+---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: port
+spec:
+  predictor:
+    containers:
+      - name: c
+        image: img
+        args: [--http_port=http]
+`;
+
+describe('inferkit validate', () => {
+  it('prints ok per valid file, lists every error with file and document path, exits 1', async () => {
+    const good = join(dir, 'good.yaml');
+    const bad = join(dir, 'bad.yaml');
+    const broken = join(dir, 'broken.yaml');
+    await writeFile(good, GOOD);
+    await writeFile(bad, BAD);
+    const ports = join(dir, 'ports.yaml');
+    await writeFile(broken, 'kind: Secret\nmetadata:\n\tname: x\n');
+    await writeFile(ports, BAD.split('---\n')[2]);
+    const r = await cli(['validate', good, bad, broken, join(dir, 'missing.yaml'), ports]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.replaceAll(dir, 'DIR').split('\n')).toEqual([
+      'DIR/good.yaml: ok (2 documents)',
+      'DIR/bad.yaml: documents[0].metadata.name: expected a lower-case DNS label: letters, digits and "-", starting with a letter, ending with a letter or digit',
+      'DIR/bad.yaml: documents[0].spec.predictor.model.protocolVersion: expected protocolVersion v1, v2 or grpc-v2',
+      'DIR/bad.yaml: documents[0].spec.predictor.model.resources.limits.memory: expected a Kubernetes quantity such as "1", "500m" or "4Gi"',
+      'DIR/bad.yaml: documents[1].kind: unknown kind "Deployment"; expected InferenceService or Secret',
+      'DIR/broken.yaml: documents[0]: YAML syntax error at line 3, column 1: Tabs are not allowed as indentation',
+      'DIR/missing.yaml: cannot read file (ENOENT)',
+      // runtime args are checked once the schema passes
+      'DIR/ports.yaml: documents[0].spec.predictor.containers[0].args: --http_port: expected a positive integer up to 65535, got "http"',
+      '',
+    ]);
+    expect(r.stdout + r.stderr).not.toContain('hf_doNotPrintMe123');
+  });
+
+  it('exits 0 on the shipped examples', async () => {
+    const ok = await cli(['validate', 'examples/token-classification.yaml', 'examples/token-classification-v2.yaml',
+      'examples/forecast.yaml', 'examples/container-form.yaml', 'examples/gated-model.yaml']);
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(ok.stdout.trim().split('\n')).toHaveLength(5);
+  });
+});

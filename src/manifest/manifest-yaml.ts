@@ -1,0 +1,115 @@
+import { LineCounter, parseAllDocuments, stringify } from 'yaml';
+import {
+  InferenceServiceSchema,
+  SecretSchema,
+  type InferenceService,
+  type Secret,
+} from '../contract/inference-service.js';
+import { toValidationIssues } from '../contract/parse.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
+import type { Manifest } from './manifest.js';
+
+/** One document of a manifest file: an InferenceService or a Secret. */
+export type ManifestDocument = InferenceService | Secret;
+
+const KEY_ORDER = ['apiVersion', 'kind', 'metadata', 'type', 'immutable', 'data', 'stringData', 'spec', 'status'];
+const META_ORDER = ['name', 'namespace', 'labels', 'annotations'];
+
+/**
+ * Writes a manifest (or a list of Kubernetes objects) as multi-document YAML: Secrets first, then the
+ * rest, separated by `---`, with a stable key order (apiVersion, kind, metadata, …, spec, status).
+ */
+export function toYaml(input: Manifest | readonly object[]): string {
+  const docs: object[] = Array.isArray(input) ? [...input] : manifestDocs(input as Manifest);
+  const secretsFirst = [...docs.filter(isSecret), ...docs.filter((d) => !isSecret(d))];
+  return secretsFirst
+    .map((d) => stringify(ordered(d), { lineWidth: 0, aliasDuplicateObjects: false }))
+    .join('---\n');
+}
+
+/**
+ * Reads multi-document YAML and validates every document as an InferenceService or a Secret. Throws one
+ * ValidationError listing every problem as `documents[i].path: message` (syntax errors with line and
+ * column); empty documents are skipped and not counted.
+ */
+export function fromYaml(text: string): ManifestDocument[] {
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+  const docs = Array.isArray(parsed) ? parsed : [];
+  const issues: ValidationIssue[] = [];
+  const out: ManifestDocument[] = [];
+  let index = 0;
+  for (const doc of docs) {
+    if (doc.errors.length > 0) {
+      for (const err of doc.errors) {
+        const { line, col } = lineCounter.linePos(err.pos[0]);
+        issues.push({ path: `documents[${index}]`, message: `YAML syntax error at line ${line}, column ${col}: ${safeMessage(err.message)}` });
+      }
+      index += 1;
+      continue;
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    if (value === null || value === undefined) {
+      continue;
+    }
+    const result = validateDocument(value, index);
+    if ('issues' in result) {
+      issues.push(...result.issues);
+    } else {
+      out.push(result.doc);
+    }
+    index += 1;
+  }
+  if (issues.length > 0) {
+    throw new ValidationError(issues, { context: 'manifest' });
+  }
+  return out;
+}
+
+function validateDocument(value: unknown, index: number): { doc: ManifestDocument } | { issues: ValidationIssue[] } {
+  const at = `documents[${index}]`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { issues: [{ path: at, message: 'expected a mapping with apiVersion and kind' }] };
+  }
+  const kind = (value as { kind?: unknown }).kind;
+  const schema = kind === 'InferenceService' ? InferenceServiceSchema : kind === 'Secret' ? SecretSchema : undefined;
+  if (!schema) {
+    const got = typeof kind === 'string' ? `"${kind}"` : 'none';
+    return { issues: [{ path: `${at}.kind`, message: `unknown kind ${got}; expected InferenceService or Secret` }] };
+  }
+  const r = schema.safeParse(value);
+  return r.success ? { doc: r.data } : { issues: toValidationIssues(r.error, ['documents', index]) };
+}
+
+/** Drops any quoted source fragment (`…: "text"`) so a malformed secret value never reaches a message. */
+function safeMessage(message: string): string {
+  const cut = message.indexOf(': ');
+  return (cut >= 0 ? message.slice(0, cut) : message).split('\n')[0];
+}
+
+function manifestDocs(m: Manifest): object[] {
+  return m.secret ? [m.secret, m.service] : [m.service];
+}
+
+function isSecret(d: object): boolean {
+  return (d as { kind?: unknown }).kind === 'Secret';
+}
+
+function ordered(doc: object): Record<string, unknown> {
+  const out = reorder(doc as Record<string, unknown>, KEY_ORDER);
+  const meta = out.metadata;
+  if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) {
+    out.metadata = reorder(meta as Record<string, unknown>, META_ORDER);
+  }
+  return out;
+}
+
+function reorder(obj: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
+  const rank = (k: string): number => (order.includes(k) ? order.indexOf(k) : order.length);
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+  const sorted = keys
+    .map((k, i) => ({ k, i }))
+    .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
+    .map((e) => e.k);
+  return Object.fromEntries(sorted.map((k) => [k, obj[k]]));
+}
