@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assertRepoPath,
+  candidatePaths,
+  FORECAST_FILES,
+  selectFiles,
+  TOKEN_CLASSIFICATION_FILES,
+  tokenClassificationFiles,
+} from './file-spec.js';
+
+const has = (...paths: string[]) => (p: string) => paths.includes(p);
+
+describe('selectFiles', () => {
+  it('prefers onnx/model.onnx over model.onnx and tokenizer.json over vocab.txt', () => {
+    const s = selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.onnx', 'onnx/model.onnx', 'vocab.txt', 'tokenizer.json'));
+    expect(s).toEqual({ chosen: ['config.json', 'tokenizer.json', 'onnx/model.onnx'], missing: [] });
+  });
+
+  it('falls back to the later members of a one-of group and takes optional files when present', () => {
+    const s = selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.onnx', 'vocab.txt', 'special_tokens_map.json'));
+    expect(s.chosen).toEqual(['config.json', 'vocab.txt', 'model.onnx', 'special_tokens_map.json']);
+  });
+
+  it('lists every unmet requirement', () => {
+    expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('tokenizer_config.json')).missing).toEqual([
+      'config.json',
+      'one of (tokenizer.json, vocab.txt)',
+      'one of (onnx/model.onnx, model.onnx)',
+    ]);
+  });
+
+  it('adds the quantized model only when asked', () => {
+    expect(candidatePaths(TOKEN_CLASSIFICATION_FILES)).not.toContain('onnx/model_quantized.onnx');
+    const q = tokenClassificationFiles({ quantized: true });
+    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx', 'onnx/model_quantized.onnx')).chosen).toContain(
+      'onnx/model_quantized.onnx',
+    );
+    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual([]);
+  });
+
+  it('forecast preset needs config.json and one ONNX graph', () => {
+    expect(candidatePaths(FORECAST_FILES)).toEqual(['config.json', 'onnx/model.onnx', 'model.onnx']);
+    expect(selectFiles(FORECAST_FILES, has('config.json')).missing).toEqual(['one of (onnx/model.onnx, model.onnx)']);
+  });
+});
+
+describe('assertRepoPath', () => {
+  it('rejects paths that could escape the cache folder', () => {
+    for (const bad of ['../x', 'a/../../b', '/etc/passwd', 'a\\b', '', 'a//b', './a']) {
+      expect(() => assertRepoPath(bad), bad).toThrow(/Unsafe file path/);
+    }
+    expect(() => assertRepoPath('onnx/model.onnx')).not.toThrow();
+  });
+});

@@ -1,0 +1,99 @@
+import { InferkitError } from '../errors.js';
+
+/**
+ * Which files of a model repo are wanted. Paths are repo-relative with `/` separators.
+ * A `oneOf` group takes its first member that exists (order = preference).
+ */
+export interface FileSpec {
+  /** Files that must exist. */
+  required?: readonly string[];
+  /** Groups of alternatives; the first existing path of each group is taken, and one must exist. */
+  oneOf?: readonly (readonly string[])[];
+  /** Taken when present, skipped silently otherwise. */
+  optional?: readonly string[];
+}
+
+/** Options of {@link tokenClassificationFiles}. */
+export interface TokenClassificationFilesOptions {
+  /** Also fetch `onnx/model_quantized.onnx` when the repo has it. @default false */
+  quantized?: boolean;
+}
+
+/**
+ * Files of a token-classification repo: `config.json`; `tokenizer.json` or `vocab.txt`;
+ * `onnx/model.onnx` or `model.onnx`; optional tokenizer config and special tokens map;
+ * with `quantized: true` also the optional `onnx/model_quantized.onnx`.
+ */
+export function tokenClassificationFiles(options: TokenClassificationFilesOptions = {}): FileSpec {
+  return {
+    required: ['config.json'],
+    oneOf: [
+      ['tokenizer.json', 'vocab.txt'],
+      ['onnx/model.onnx', 'model.onnx'],
+    ],
+    optional: [
+      'tokenizer_config.json',
+      'special_tokens_map.json',
+      ...(options.quantized ? ['onnx/model_quantized.onnx'] : []),
+    ],
+  };
+}
+
+/** {@link tokenClassificationFiles} without the quantized model. */
+export const TOKEN_CLASSIFICATION_FILES: FileSpec = tokenClassificationFiles();
+
+/** Files of a forecasting (Chronos-Bolt ONNX) repo: `config.json` and `onnx/model.onnx` or `model.onnx`. */
+export const FORECAST_FILES: FileSpec = {
+  required: ['config.json'],
+  oneOf: [['onnx/model.onnx', 'model.onnx']],
+};
+
+/** What {@link selectFiles} chose, and what it could not find (described for error messages). */
+export interface FileSelection {
+  /** Repo paths to fetch, in spec order, without duplicates. */
+  chosen: string[];
+  /** One entry per unmet requirement: a path, or `one of (a, b)`. */
+  missing: string[];
+}
+
+/** Every path a spec may ask for (for one `paths-info` call). */
+export function candidatePaths(spec: FileSpec): string[] {
+  const all = [...(spec.required ?? []), ...(spec.oneOf ?? []).flat(), ...(spec.optional ?? [])];
+  return [...new Set(all)];
+}
+
+/** Applies a spec to the set of paths that exist (remote listing or local folder). */
+export function selectFiles(spec: FileSpec, exists: (path: string) => boolean): FileSelection {
+  const chosen = new Set<string>();
+  const missing: string[] = [];
+  for (const p of spec.required ?? []) {
+    if (exists(p)) chosen.add(p);
+    else missing.push(p);
+  }
+  for (const group of spec.oneOf ?? []) {
+    const hit = group.find((p) => exists(p));
+    if (hit !== undefined) chosen.add(hit);
+    else missing.push(`one of (${group.join(', ')})`);
+  }
+  for (const p of spec.optional ?? []) {
+    if (exists(p)) chosen.add(p);
+  }
+  return { chosen: [...chosen], missing };
+}
+
+/**
+ * Throws unless `path` is a safe repo-relative path (no absolute path, no `..`, no backslash),
+ * so that a spec or a server listing cannot write outside the cache folder.
+ */
+export function assertRepoPath(path: string): void {
+  const parts = path.split('/');
+  const bad =
+    path.length === 0 ||
+    path.startsWith('/') ||
+    path.includes('\\') ||
+    path.includes('\0') ||
+    parts.some((s) => s === '' || s === '.' || s === '..');
+  if (bad) {
+    throw new InferkitError('invalid_request', `Unsafe file path in model repo: ${JSON.stringify(path)}`);
+  }
+}

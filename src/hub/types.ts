@@ -1,0 +1,59 @@
+import type { FileSpec } from './file-spec.js';
+
+/**
+ * Download progress. `bytes` is the count on disk so far (a resumed download starts above 0),
+ * `total` the file size. `cache-hit` means the cached copy was used and nothing was fetched.
+ */
+export interface HubProgressEvent {
+  type: 'file-start' | 'progress' | 'file-done' | 'cache-hit';
+  /** Repo-relative path, e.g. `onnx/model.onnx`. */
+  file: string;
+  bytes: number;
+  total: number;
+}
+
+/** Options of `resolveModel`. Nothing is read from the environment: see `hubOptionsFromEnv()`. */
+export interface ResolveModelOptions {
+  /** Which files are wanted; `'all'` takes every file of the repo or folder. @default 'all' */
+  files?: FileSpec | 'all';
+  /** Branch, tag or commit. A `@revision` in the ref must agree with it. @default 'main' */
+  revision?: string;
+  /** Hub token (`hf_…`), sent only to `hubUrl`'s origin, never logged nor put in errors. */
+  accessToken?: string;
+  /** Hub base URL. @default 'https://huggingface.co' */
+  hubUrl?: string;
+  /** Cache root; files land in `<cacheDir>/models/<org>--<name>/<revision>/<path>`. */
+  cacheDir: string;
+  /** Use only the cache; never touch the network. @default false */
+  offline?: boolean;
+  /** Called with download progress and cache hits. */
+  onProgress?: (e: HubProgressEvent) => void;
+  /** Custom fetch (proxy, tests). @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Cancels metadata calls and downloads; partial files are kept for resuming. */
+  signal?: AbortSignal;
+  /** Resume attempts per file after a connection dropped mid-body. @default 3 */
+  retries?: number;
+  /** Check each LFS file's sha256 after download (one extra read of the file). @default true */
+  verifySha256?: boolean;
+}
+
+/** A model resolved to local files. */
+export interface ResolvedModel {
+  /** The reference as given. */
+  ref: string;
+  /** Hub repo id (`org/name`), or the absolute folder for a local ref. */
+  repo: string;
+  /** Revision resolved against (`'local'` for a folder). */
+  revision: string;
+  /** Commit sha the hub reported for the downloaded files, when known. */
+  commit: string | undefined;
+  /** `'hub'` or `'local'`. */
+  source: 'hub' | 'local';
+  /** Local folder holding the files in repo layout. */
+  dir: string;
+  /** Repo path → absolute local path, for every chosen file. */
+  files: Record<string, string>;
+  /** True when no file was downloaded by this call. */
+  fromCache: boolean;
+}
