@@ -55,6 +55,6 @@ describe('ForecastResponseSchema', () => {
     (content.quantiles as Record<string, unknown[]>)['0.5'][1] = 'x';
     const paths = validationError(() => parseContract(TimeSeriesForecastSchema, content)).issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['start_timestamp']));
-    expect(paths.some((p) => p.startsWith('quantiles.0.5'))).toBe(true);
+    expect(paths.some((p) => p.startsWith('quantiles["0.5"]'))).toBe(true);
   });
 });

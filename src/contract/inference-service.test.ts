@@ -62,7 +62,7 @@ describe('InferenceServiceSchema: errors name the field', () => {
     limits['nvidia.com/gpu'] = '0.5';
     const err = validationError(() => parseContract(InferenceServiceSchema, isvc));
     expect(err.message).toMatchInlineSnapshot(
-      `"spec.predictor.model.resources.limits.memory: expected a Kubernetes quantity such as "1", "500m" or "4Gi"; spec.predictor.model.resources.limits.nvidia.com/gpu: expected a whole number of GPUs such as "1""`,
+      `"spec.predictor.model.resources.limits.memory: expected a Kubernetes quantity such as "1", "500m" or "4Gi"; spec.predictor.model.resources.limits["nvidia.com/gpu"]: expected a whole number of GPUs such as "1""`,
     );
   });
 

@@ -1,11 +1,15 @@
 import type { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 
-/** Formats a zod issue path as the wire path users see: `inputs[2].series[5]`. */
+/**
+ * Formats a zod issue path as the wire path users see: `inputs[2].series[5]`. Keys that are not plain
+ * identifiers are quoted so the path stays unambiguous: `limits["nvidia.com/gpu"]`, `quantiles["0.5"][1]`.
+ */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const p of path) {
     if (typeof p === 'number') out += `[${p}]`;
+    else if (!/^[A-Za-z_$][\w$-]*$/.test(String(p))) out += `[${JSON.stringify(String(p))}]`;
     else out += out.length === 0 ? String(p) : `.${String(p)}`;
   }
   return out;

@@ -83,7 +83,7 @@ describe('inferenceService', () => {
       'spec.predictor.model.resources.limits.memory',
       'spec.predictor.model.resources.requests.memory',
     ]);
-    expect(validationError(() => inferenceService({ name: 'ok', modelId: 'x', resources: { gpu: 0.5 } })).message).toContain('nvidia.com/gpu: expected a whole number of GPUs');
+    expect(validationError(() => inferenceService({ name: 'ok', modelId: 'x', resources: { gpu: 0.5 } })).message).toContain('["nvidia.com/gpu"]: expected a whole number of GPUs');
     expect(validationError(() => inferenceService({ name: 'ok' })).issues).toEqual([
       { path: 'modelId', message: 'expected a hub model id (modelId) or a storageUri' },
     ]);
