@@ -27,8 +27,9 @@ export interface Predictor {
 
 /**
  * A model answering the forecast API. Implemented in the kernel and remotely. Request-level
- * problems reject with a ValidationError (in the kernel) or come back as a response with
- * `status: "error"` (remote, HTTP 400); per-series failures are outputs with `status: "error"`.
+ * problems reject: with a ValidationError in the kernel, with an HttpError (status 400/404, the
+ * server's ForecastResponse with `status: "error"` in `.body`) remotely. Per-series failures do not
+ * reject: they are outputs with `status: "error"` and the response is `partial`.
  */
 export interface Forecaster {
   /** The model name requests are checked against (`model` field). */
