@@ -104,3 +104,12 @@ describe('per-output model errors', () => {
     expect(res.outputs[0].error).toMatchObject({ code: 'invalid_series', param: 'inputs[0].start_timestamp' });
   });
 });
+
+describe('toApiError for client mistakes outside the schema', () => {
+  it('types 405, 413 and unsupported as invalid_request_error, never server_error', () => {
+    for (const code of ['method_not_allowed', 'payload_too_large', 'unsupported'] as const) {
+      const e = toApiError(new InferkitError(code, `no: ${code}`));
+      expect(e).toMatchObject({ code, type: 'invalid_request_error', message: `no: ${code}` });
+    }
+  });
+});

@@ -18,8 +18,11 @@ export function toApiError(err: unknown): ApiError {
   const param = err.param ?? null;
   switch (err.code) {
     case 'invalid_request':
-    case 'payload_too_large':
       return { code: codeForParam(param), message: err.message, param, type: 'invalid_request_error' };
+    case 'payload_too_large':
+    case 'method_not_allowed':
+    case 'unsupported':
+      return { code: err.code, message: err.message, param, type: 'invalid_request_error' };
     case 'model_not_found':
       return { code: 'model_not_found', message: err.message, param, type: 'not_found_error' };
     case 'model_not_ready':
