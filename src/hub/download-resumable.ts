@@ -129,7 +129,7 @@ async function fetchInto(
     let lastReport = offset;
     const step = Math.max(64 * 1024, Math.floor(total / 100));
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>; // no DOM lib types: tslab type-checks without them
       try {
         chunk = await reader.read();
       } catch (err) {

@@ -1,0 +1,197 @@
+import { readFile } from 'node:fs/promises';
+import tokenizers from 'tokenizers';
+import type { Encoding, Tokenizer } from 'tokenizers';
+import { InferkitError } from '../../errors.js';
+import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
+import { codePointToUtf16Offsets } from './utf16-offsets.js';
+
+/** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
+export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'default';
+/** Where the effective maximum length came from. */
+export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'default';
+
+/** Options of {@link loadTextTokenizer}. */
+export interface TextTokenizerOptions {
+  /** `true` keeps case (`--disable_lower_case`); `false` forces lower-casing; unset: see precedence. */
+  disableLowerCase?: boolean;
+  /** Maximum tokens per text, `[CLS]`/`[SEP]` included (`--max_length`). */
+  maxLength?: number;
+}
+
+/** One tokenized text. Offsets are UTF-16 indices into the original text; special tokens have `[0, 0]`. */
+export interface EncodedText {
+  /** Token ids, `[CLS]` … `[SEP]`. */
+  ids: number[];
+  /** True when the text had more tokens than `maxLength` and was cut. */
+  truncated: boolean;
+  /** `[start, end)` per token (only with `details`). */
+  offsets: Array<[number, number]>;
+  /** Word index per token, null for special tokens (only with `details`). */
+  wordIds: Array<number | null>;
+}
+
+/** A tokenizer created once per model. */
+export interface TextTokenizer {
+  /** Whether input is lower-cased, and why. */
+  readonly lowercase: boolean;
+  readonly lowercaseSource: LowerCaseSource;
+  /** Maximum tokens per text, and why. */
+  readonly maxLength: number;
+  readonly maxLengthSource: MaxLengthSource;
+  /** Tokenizes `texts` (truncating at `maxLength`); `details` adds offsets and word ids. */
+  encode(texts: readonly string[], details: boolean): Promise<EncodedText[]>;
+}
+
+// Hugging Face writes this huge number when a tokenizer has no real limit.
+const UNSET_MAX_LENGTH = 1e9;
+
+/**
+ * Builds the tokenizer of a token-classification repo: `tokenizer.json` when present, else a BERT
+ * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`).
+ *
+ * Lower-casing precedence (first that applies): `disableLowerCase` option (true → keep case,
+ * false → lower-case; KServe passes `do_lower_case = not --disable_lower_case`) >
+ * `tokenizer_config.json` `do_lower_case` > the `tokenizer.json` normaliser as written >
+ * lower-case (KServe's default). Accent stripping follows lower-casing unless `strip_accents` is set.
+ *
+ * Max length precedence: `maxLength` option > `tokenizer_config.json` `model_max_length` >
+ * `config.json` `max_position_embeddings` > 512; never above `max_position_embeddings`.
+ */
+export async function loadTextTokenizer(
+  files: TokenClassFiles,
+  config: TokenClassConfig,
+  options: TextTokenizerOptions = {},
+): Promise<TextTokenizer> {
+  const tokConfig = files.tokenizerConfig ? await readJsonFile(files.tokenizerConfig, TokenizerConfigSchema) : {};
+  const { maxLength, maxLengthSource } = resolveMaxLength(options.maxLength, tokConfig.model_max_length, config.max_position_embeddings);
+  let lowercase: boolean | undefined;
+  let lowercaseSource: LowerCaseSource;
+  if (options.disableLowerCase !== undefined) {
+    lowercase = !options.disableLowerCase;
+    lowercaseSource = 'option';
+  } else if (tokConfig.do_lower_case !== undefined) {
+    lowercase = tokConfig.do_lower_case;
+    lowercaseSource = 'tokenizer_config';
+  } else {
+    lowercaseSource = files.tokenizerJson ? 'tokenizer.json' : 'default';
+  }
+  let tokenizer: Tokenizer;
+  if (files.tokenizerJson) {
+    const json = await readTokenizerJson(files.tokenizerJson);
+    const normalizer = json.normalizer as Record<string, unknown> | null | undefined;
+    if (lowercase === undefined) lowercase = normalizerLowercases(normalizer);
+    else json.normalizer = withLowercase(normalizer, lowercase);
+    tokenizer = fromJson(json, files.tokenizerJson);
+  } else {
+    lowercase ??= true;
+    tokenizer = await fromVocab(files.vocabTxt ?? '', tokConfig, lowercase);
+  }
+  tokenizer.disablePadding();
+  tokenizer.setTruncation(maxLength);
+  return {
+    lowercase,
+    lowercaseSource,
+    maxLength,
+    maxLengthSource,
+    encode: async (texts, details) => {
+      const encodings = await tokenizer.encodeBatch([...texts]);
+      return encodings.map((e, i) => toEncoded(texts[i], e, details));
+    },
+  };
+}
+
+function resolveMaxLength(
+  option: number | undefined,
+  modelMax: number | undefined,
+  positions: number | undefined,
+): { maxLength: number; maxLengthSource: MaxLengthSource } {
+  if (option !== undefined) {
+    if (!Number.isInteger(option) || option < 2) {
+      throw new InferkitError('config', `maxLength must be an integer ≥ 2 (room for [CLS] and [SEP]), got ${option}`);
+    }
+    if (positions !== undefined && option > positions) {
+      throw new InferkitError('config', `maxLength ${option} exceeds the model's max_position_embeddings ${positions}`);
+    }
+    return { maxLength: option, maxLengthSource: 'option' };
+  }
+  if (modelMax !== undefined && modelMax < UNSET_MAX_LENGTH) {
+    return { maxLength: Math.min(Math.floor(modelMax), positions ?? Infinity), maxLengthSource: 'tokenizer_config' };
+  }
+  if (positions !== undefined) return { maxLength: positions, maxLengthSource: 'config' };
+  return { maxLength: 512, maxLengthSource: 'default' };
+}
+
+async function readTokenizerJson(path: string): Promise<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
+  }
+  throw new InferkitError('model_load_failed', `${path} is not a tokenizer.json object`);
+}
+
+function fromJson(json: Record<string, unknown>, path: string): Tokenizer {
+  try {
+    return tokenizers.Tokenizer.fromString(JSON.stringify(json));
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `Could not load the tokenizer ${path}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+type NormalizerJson = Record<string, unknown> | null | undefined;
+
+function normalizerLowercases(n: NormalizerJson): boolean {
+  if (!n) return false;
+  if (n.type === 'BertNormalizer') return n.lowercase === true;
+  if (n.type === 'Lowercase') return true;
+  if (n.type === 'Sequence' && Array.isArray(n.normalizers)) return n.normalizers.some((m) => normalizerLowercases(m as NormalizerJson));
+  return false;
+}
+
+/** The normaliser with lower-casing switched on or off (BertNormalizer flag, or a Lowercase step). */
+function withLowercase(n: NormalizerJson, lowercase: boolean): NormalizerJson {
+  if (n?.type === 'BertNormalizer') return { ...n, lowercase };
+  const steps = !n ? [] : n.type === 'Sequence' && Array.isArray(n.normalizers) ? (n.normalizers as NormalizerJson[]) : [n];
+  const bert = steps.find((s) => s?.type === 'BertNormalizer');
+  if (bert) return { type: 'Sequence', normalizers: steps.map((s) => (s === bert ? { ...s, lowercase } : s)) };
+  const rest = steps.filter((s) => s?.type !== 'Lowercase');
+  const out = lowercase ? [...rest, { type: 'Lowercase' }] : rest;
+  return out.length === 0 ? null : { type: 'Sequence', normalizers: out };
+}
+
+async function fromVocab(vocabPath: string, tc: Record<string, unknown>, lowercase: boolean): Promise<Tokenizer> {
+  const unk = specialTokenText(tc.unk_token, '[UNK]');
+  const cls = specialTokenText(tc.cls_token, '[CLS]');
+  const sep = specialTokenText(tc.sep_token, '[SEP]');
+  const specials = [unk, cls, sep, specialTokenText(tc.pad_token, '[PAD]'), specialTokenText(tc.mask_token, '[MASK]')];
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new tokenizers.Tokenizer(await tokenizers.WordPiece.fromFile(vocabPath, { unkToken: unk }));
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `Could not read the vocabulary ${vocabPath}: ${(cause as Error).message}`, { cause });
+  }
+  const stripAccents = typeof tc.strip_accents === 'boolean' ? tc.strip_accents : lowercase;
+  const chinese = typeof tc.tokenize_chinese_chars === 'boolean' ? tc.tokenize_chinese_chars : true;
+  tokenizer.setNormalizer(tokenizers.bertNormalizer({ cleanText: true, handleChineseChars: chinese, stripAccents, lowercase }));
+  tokenizer.setPreTokenizer(tokenizers.bertPreTokenizer());
+  const clsId = tokenizer.tokenToId(cls);
+  const sepId = tokenizer.tokenToId(sep);
+  if (clsId === null || sepId === null) {
+    throw new InferkitError('model_load_failed', `The vocabulary ${vocabPath} lacks ${clsId === null ? cls : sep}`);
+  }
+  tokenizer.setPostProcessor(tokenizers.bertProcessing([sep, sepId], [cls, clsId]));
+  tokenizer.addSpecialTokens(specials.filter((s) => tokenizer.tokenToId(s) !== null));
+  return tokenizer;
+}
+
+function toEncoded(text: string, e: Encoding, details: boolean): EncodedText {
+  const truncated = e.getOverflowing().length > 0;
+  if (!details) return { ids: e.getIds(), truncated, offsets: [], wordIds: [] };
+  return {
+    ids: e.getIds(),
+    truncated,
+    offsets: codePointToUtf16Offsets(text, e.getOffsets()),
+    wordIds: e.getWordIds().map((w) => (w === undefined ? null : w)),
+  };
+}

@@ -1,0 +1,113 @@
+import { TOKEN_CLASSIFICATION_FILES } from '../../hub/file-spec.js';
+import { parseModelRef } from '../../hub/parse-model-ref.js';
+import { resolveModel } from '../../hub/resolve-model.js';
+import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
+import { InferkitError } from '../../errors.js';
+import { createSession, type OrtSession, type SessionOptions } from '../ort.js';
+import { loadTextTokenizer } from './load-text-tokenizer.js';
+import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema } from './model-files.js';
+import { TokenClassifier } from './token-classifier.js';
+
+/** Options of {@link loadTokenClassifier}; hub options apply when `source` is a hub id. */
+export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions, 'files'>> {
+  /** Name the model answers to (`--model_name`). */
+  modelName: string;
+  /** `true` keeps case (`--disable_lower_case`); `false` forces lower-casing; unset: tokenizer_config, then lower-case. */
+  disableLowerCase?: boolean;
+  /** Max tokens per text incl. specials (`--max_length`). @default tokenizer_config model_max_length, else max_position_embeddings */
+  maxLength?: number;
+  /** Texts per ONNX Runtime run. @default 32 */
+  maxBatchSize?: number;
+  /** Batch texts of similar length together within a request (less padding). @default true */
+  sortByLength?: boolean;
+  /** Threads, execution provider, graph optimisation. @default 1 intra-op thread, cpu */
+  session?: SessionOptions;
+}
+
+/** A local folder, a hub id (`org/name[@rev]`, `hf://org/name`), or a `resolveModel` result. */
+export type TokenClassifierSource = string | Pick<ResolvedModel, 'dir'> & Partial<Pick<ResolvedModel, 'files'>>;
+
+/**
+ * Loads a token-classification model (config.json `id2label`, tokenizer.json or vocab.txt,
+ * onnx/model.onnx or model.onnx) into one ONNX Runtime session and one tokenizer. A hub id is
+ * resolved with `resolveModel` (needs `cacheDir`; e.g. spread `hubOptionsFromEnv()`).
+ * Errors: `model_load_failed` (files missing or unreadable, unexpected graph), `config` (bad options, cuda absent), hub errors.
+ */
+export async function loadTokenClassifier(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<TokenClassifier> {
+  const maxBatchSize = options.maxBatchSize ?? 32;
+  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
+    throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${maxBatchSize}`);
+  }
+  const where = await locate(source, options);
+  const files = await findTokenClassFiles(where.dir, where.files);
+  const config = await readJsonFile(files.config, TokenClassConfigSchema);
+  const tokenizer = await loadTextTokenizer(files, config, options);
+  const session = await createSession(files.model, options.session);
+  try {
+    const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
+    const labels = labelNames(config, graph.numLabels);
+    return new TokenClassifier({
+      name: options.modelName,
+      session,
+      tokenizer,
+      plan: { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: 0 },
+      info: {
+        modelFile: files.model,
+        labels,
+        lowercase: tokenizer.lowercase,
+        lowercaseSource: tokenizer.lowercaseSource,
+        maxLength: tokenizer.maxLength,
+        maxLengthSource: tokenizer.maxLengthSource,
+        inputNames: [...session.inputNames],
+      },
+    });
+  } catch (e) {
+    await session.release();
+    throw e;
+  }
+}
+
+async function locate(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<{ dir: string; files?: Record<string, string> }> {
+  if (typeof source !== 'string') return source;
+  const ref = parseModelRef(source);
+  if (ref.kind === 'local') return { dir: ref.path };
+  const o = options;
+  if (o.cacheDir === undefined) {
+    throw new InferkitError('config', `Loading "${source}" from the hub needs a cacheDir (e.g. spread hubOptionsFromEnv() into the options)`);
+  }
+  const hub: ResolveModelOptions = {
+    cacheDir: o.cacheDir,
+    files: TOKEN_CLASSIFICATION_FILES,
+    ...{ revision: o.revision, accessToken: o.accessToken, hubUrl: o.hubUrl, offline: o.offline },
+    ...{ onProgress: o.onProgress, fetch: o.fetch, signal: o.signal, retries: o.retries },
+  };
+  return resolveModel(source, hub);
+}
+
+/** Input/output names and label count of a BERT-style token classifier graph. */
+function describeGraph(session: OrtSession, path: string, configLabels: number | undefined) {
+  const inputs = session.inputNames;
+  const known = ['input_ids', 'attention_mask', 'token_type_ids'];
+  const unknown = inputs.filter((n) => !known.includes(n));
+  if (!inputs.includes('input_ids') || !inputs.includes('attention_mask') || unknown.length > 0) {
+    throw new InferkitError(
+      'model_load_failed',
+      `${path} has inputs [${inputs.join(', ')}]; expected input_ids, attention_mask and optionally token_type_ids`,
+    );
+  }
+  const logitsName = session.outputNames.includes('logits') ? 'logits' : session.outputNames[0];
+  const meta = session.outputMetadata.find((m) => m.name === logitsName);
+  const last = meta?.isTensor ? meta.shape[meta.shape.length - 1] : undefined;
+  const numLabels = typeof last === 'number' && last > 0 ? last : configLabels;
+  if (logitsName === undefined || numLabels === undefined) {
+    throw new InferkitError('model_load_failed', `${path}: cannot tell the number of labels (no id2label in config.json, dynamic logits shape)`);
+  }
+  return {
+    inputIdsName: 'input_ids',
+    attentionMaskName: 'attention_mask',
+    tokenTypeIdsName: 'token_type_ids',
+    tokenTypeIds: inputs.includes('token_type_ids'),
+    logitsName,
+    numLabels,
+  };
+}

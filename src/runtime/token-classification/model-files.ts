@@ -1,0 +1,108 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseContract } from '../../contract/parse.js';
+import { InferkitError } from '../../errors.js';
+
+/** The parts of `config.json` token classification reads. Other fields are kept. */
+export const TokenClassConfigSchema = z.looseObject({
+  id2label: z.record(z.string(), z.string()).optional(),
+  max_position_embeddings: z.number().int().positive().optional(),
+});
+/** A parsed `config.json`. */
+export type TokenClassConfig = z.output<typeof TokenClassConfigSchema>;
+
+/** The parts of `tokenizer_config.json` token classification reads. Other fields are kept. */
+export const TokenizerConfigSchema = z.looseObject({
+  do_lower_case: z.boolean().optional(),
+  strip_accents: z.boolean().nullable().optional(),
+  tokenize_chinese_chars: z.boolean().optional(),
+  model_max_length: z.number().positive().optional(),
+  unk_token: z.unknown().optional(),
+  cls_token: z.unknown().optional(),
+  sep_token: z.unknown().optional(),
+  pad_token: z.unknown().optional(),
+  mask_token: z.unknown().optional(),
+});
+/** A parsed `tokenizer_config.json`. */
+export type TokenizerConfig = z.output<typeof TokenizerConfigSchema>;
+
+/** Local paths of a token-classification repo's files; absent optional files are undefined. */
+export interface TokenClassFiles {
+  dir: string;
+  config: string;
+  model: string;
+  tokenizerJson: string | undefined;
+  vocabTxt: string | undefined;
+  tokenizerConfig: string | undefined;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds the files of a token-classification repo in `dir`: `config.json`, `onnx/model.onnx`
+ * (else `model.onnx`), `tokenizer.json` and/or `vocab.txt`, optional `tokenizer_config.json`.
+ * `known` (repo path → local path, as `resolveModel` returns) is consulted first.
+ */
+export async function findTokenClassFiles(dir: string, known: Record<string, string> = {}): Promise<TokenClassFiles> {
+  const pick = async (...paths: string[]): Promise<string | undefined> => {
+    for (const p of paths) {
+      const local = known[p] ?? join(dir, p);
+      if (await exists(local)) return local;
+    }
+    return undefined;
+  };
+  const config = await pick('config.json');
+  const model = await pick('onnx/model.onnx', 'model.onnx');
+  const tokenizerJson = await pick('tokenizer.json');
+  const vocabTxt = await pick('vocab.txt');
+  const missing = [
+    config ? undefined : 'config.json',
+    model ? undefined : 'onnx/model.onnx (or model.onnx)',
+    tokenizerJson || vocabTxt ? undefined : 'tokenizer.json (or vocab.txt)',
+  ].filter((m): m is string => m !== undefined);
+  if (!config || !model || missing.length > 0) {
+    throw new InferkitError('model_load_failed', `Token-classification model in ${dir} lacks ${missing.join(', ')}`);
+  }
+  return { dir, config, model, tokenizerJson, vocabTxt, tokenizerConfig: await pick('tokenizer_config.json') };
+}
+
+/** Reads and parses a JSON file with `schema`; `model_load_failed` names the file on any problem. */
+export async function readJsonFile<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
+  }
+  try {
+    return parseContract(schema, value, path);
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', (cause as Error).message, { cause });
+  }
+}
+
+/**
+ * Label names by class id from `config.json` `id2label`; ids without a name (or no `id2label`)
+ * become `LABEL_<id>` like the hub's default, for `numLabels` classes.
+ */
+export function labelNames(config: TokenClassConfig, numLabels: number): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < numLabels; i++) names.push(config.id2label?.[String(i)] ?? `LABEL_${i}`);
+  return names;
+}
+
+/** A special token's text from tokenizer_config (a string or an AddedToken `{content}` object). */
+export function specialTokenText(value: unknown, fallback: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string') {
+    return (value as { content: string }).content;
+  }
+  return fallback;
+}

@@ -1,0 +1,117 @@
+import { InferkitError } from '../../errors.js';
+import { int64Tensor, type OrtFeeds, type OrtSession } from '../ort.js';
+
+/** How {@link runTokenLogits} batches. */
+export interface BatchPlan {
+  /** Texts per ORT run. */
+  maxBatchSize: number;
+  /** Group texts of similar length into the same run to cut padding. */
+  sortByLength: boolean;
+  /** Pad id for `input_ids`. */
+  padId: number;
+  /** The graph takes `token_type_ids` (fed zeros). */
+  tokenTypeIds: boolean;
+  /** Graph input/output names. */
+  inputIdsName: string;
+  attentionMaskName: string;
+  tokenTypeIdsName: string;
+  logitsName: string;
+  /** Classes per token (last dimension of the logits). */
+  numLabels: number;
+  /** Cancels between runs. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs the model on token id sequences, one ORT run per chunk of `maxBatchSize` sequences,
+ * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token).
+ * Returns per sequence its own logits, float32 [tokens, numLabels] row-major (pad rows dropped).
+ */
+export async function runTokenLogits(session: OrtSession, sequences: readonly number[][], plan: BatchPlan): Promise<Float32Array[]> {
+  const order = sequences.map((_, i) => i);
+  if (plan.sortByLength) order.sort((a, b) => sequences[b].length - sequences[a].length);
+  const out = new Array<Float32Array>(sequences.length);
+  for (let start = 0; start < order.length; start += plan.maxBatchSize) {
+    if (plan.signal?.aborted) {
+      throw new InferkitError('inference_failed', 'Inference aborted', { cause: plan.signal.reason });
+    }
+    const chunk = order.slice(start, start + plan.maxBatchSize);
+    const logits = await runChunk(session, chunk.map((i) => sequences[i]), plan);
+    chunk.forEach((i, k) => {
+      out[i] = logits[k];
+    });
+  }
+  return out;
+}
+
+async function runChunk(session: OrtSession, seqs: number[][], plan: BatchPlan): Promise<Float32Array[]> {
+  const batch = seqs.length;
+  const width = Math.max(...seqs.map((s) => s.length));
+  const ids = new BigInt64Array(batch * width).fill(BigInt(plan.padId));
+  const mask = new BigInt64Array(batch * width);
+  seqs.forEach((s, b) => {
+    const row = b * width;
+    for (let t = 0; t < s.length; t++) {
+      ids[row + t] = BigInt(s[t]);
+      mask[row + t] = 1n;
+    }
+  });
+  const shape = [batch, width];
+  const feeds: OrtFeeds = { [plan.inputIdsName]: int64Tensor(ids, shape), [plan.attentionMaskName]: int64Tensor(mask, shape) };
+  if (plan.tokenTypeIds) feeds[plan.tokenTypeIdsName] = int64Tensor(new BigInt64Array(batch * width), shape);
+  let result;
+  try {
+    result = await session.run(feeds);
+  } catch (cause) {
+    throw new InferkitError('inference_failed', `ONNX Runtime failed on a batch of ${batch}×${width} tokens: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  const tensor = result[plan.logitsName];
+  const dims = tensor?.dims ?? [];
+  if (!tensor || tensor.type !== 'float32' || dims.length !== 3 || dims[0] !== batch || dims[1] !== width || dims[2] !== plan.numLabels) {
+    throw new InferkitError(
+      'inference_failed',
+      `Expected output "${plan.logitsName}" float32 [${batch}, ${width}, ${plan.numLabels}], got ${tensor ? `${tensor.type} [${dims.join(', ')}]` : 'nothing'}`,
+    );
+  }
+  const data = tensor.data as Float32Array;
+  const rowSize = width * plan.numLabels;
+  return seqs.map((s, b) => data.subarray(b * rowSize, b * rowSize + s.length * plan.numLabels));
+}
+
+/** Argmax class id per token of `[tokens, numLabels]` logits (first maximum on ties). */
+export function argmaxPerToken(logits: Float32Array, numLabels: number): number[] {
+  const n = logits.length / numLabels;
+  const out = new Array<number>(n);
+  for (let t = 0; t < n; t++) {
+    const base = t * numLabels;
+    let best = 0;
+    let bestValue = logits[base];
+    for (let c = 1; c < numLabels; c++) {
+      if (logits[base + c] > bestValue) {
+        bestValue = logits[base + c];
+        best = c;
+      }
+    }
+    out[t] = best;
+  }
+  return out;
+}
+
+/** Softmax probabilities per token of `[tokens, numLabels]` logits (numerically stable). */
+export function softmaxPerToken(logits: Float32Array, numLabels: number): Float32Array {
+  const out = new Float32Array(logits.length);
+  for (let base = 0; base < logits.length; base += numLabels) {
+    let max = -Infinity;
+    for (let c = 0; c < numLabels; c++) max = Math.max(max, logits[base + c]);
+    let sum = 0;
+    for (let c = 0; c < numLabels; c++) {
+      const e = Math.exp(logits[base + c] - max);
+      out[base + c] = e;
+      sum += e;
+    }
+    for (let c = 0; c < numLabels; c++) out[base + c] /= sum;
+  }
+  return out;
+}

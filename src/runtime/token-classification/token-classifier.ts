@@ -1,0 +1,177 @@
+import type { CallOptions, Predictor } from '../../contract/predictor.js';
+import type { V1PredictRequest, V1PredictResponse } from '../../contract/v1.js';
+import type { V2InferRequest, V2InferResponse, V2ModelMetadata } from '../../contract/v2.js';
+import { InferkitError } from '../../errors.js';
+import type { OrtSession } from '../ort.js';
+import { groupEntities, type AggregationStrategy, type Entity } from './group-entities.js';
+import { textsFromV2Request, toV1Response, toV2Response, tokenClassMetadata } from './kserve-outputs.js';
+import type { EncodedText, LowerCaseSource, MaxLengthSource, TextTokenizer } from './load-text-tokenizer.js';
+import { argmaxPerToken, runTokenLogits, softmaxPerToken, type BatchPlan } from './run-token-logits.js';
+
+/** Class ids per token for each text, and which texts were cut at `maxLength`. */
+export interface TokenIdsResult {
+  /** Per text: argmax class id per token, `[CLS]`/`[SEP]` included, its own tokens only. */
+  classIds: number[][];
+  /** Per text: true when it was truncated. */
+  truncated: boolean[];
+}
+
+/** Options of {@link TokenClassifier.classify}. */
+export interface ClassifyOptions extends CallOptions {
+  /** How tokens become entities. @default 'simple' */
+  aggregation?: AggregationStrategy;
+  /** Labels (or entity groups) left out. @default ['O'] */
+  ignoreLabels?: readonly string[];
+}
+
+/** Entities found in one text. */
+export interface ClassifiedText {
+  entities: Entity[];
+  /** True when the text was cut at `maxLength`: entities cover only its beginning. */
+  truncated: boolean;
+}
+
+/** Running counters of a classifier. */
+export interface TokenClassifierStats {
+  /** Calls of predictTokenIds (also through V1/V2/classify). */
+  calls: number;
+  texts: number;
+  /** Tokens fed to the model, specials included, padding excluded. */
+  tokens: number;
+  /** Texts cut at `maxLength`. */
+  truncatedTexts: number;
+}
+
+/** What the model was loaded with and why (precedence is documented on `loadTextTokenizer`). */
+export interface TokenClassifierInfo {
+  modelFile: string;
+  labels: readonly string[];
+  lowercase: boolean;
+  lowercaseSource: LowerCaseSource;
+  maxLength: number;
+  maxLengthSource: MaxLengthSource;
+  /** Graph inputs, e.g. `input_ids`, `attention_mask`, `token_type_ids`. */
+  inputNames: readonly string[];
+}
+
+interface RunOutput {
+  encoded: EncodedText[];
+  logits: Float32Array[];
+}
+
+/** Internal parts a {@link TokenClassifier} is built from (see `loadTokenClassifier`). */
+export interface TokenClassifierParts {
+  name: string;
+  session: OrtSession;
+  tokenizer: TextTokenizer;
+  plan: Omit<BatchPlan, 'signal'>;
+  info: TokenClassifierInfo;
+}
+
+/**
+ * An in-kernel token-classification model: one ONNX Runtime session and one tokenizer, answering
+ * KServe V1/V2 (`Predictor`) and, beyond, named entities with offsets. Release it with `dispose()`
+ * or `await using`.
+ */
+export class TokenClassifier implements Predictor {
+  /** Served model name (`--model_name`). */
+  readonly name: string;
+  /** Labels, lower-casing and limits in effect. */
+  readonly info: TokenClassifierInfo;
+  readonly #tokenizer: TextTokenizer;
+  readonly #plan: Omit<BatchPlan, 'signal'>;
+  #session: OrtSession | undefined;
+  readonly #stats: TokenClassifierStats = { calls: 0, texts: 0, tokens: 0, truncatedTexts: 0 };
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  /** Use `loadTokenClassifier`; this constructor takes already-loaded parts. */
+  constructor(parts: TokenClassifierParts) {
+    this.name = parts.name;
+    this.info = parts.info;
+    this.#tokenizer = parts.tokenizer;
+    this.#plan = parts.plan;
+    this.#session = parts.session;
+  }
+
+  /** A copy of the running counters. */
+  stats(): TokenClassifierStats {
+    return { ...this.#stats };
+  }
+
+  /** Argmax class ids per token for each text (batched, padded, masked). */
+  async predictTokenIds(texts: readonly string[], options: CallOptions = {}): Promise<TokenIdsResult> {
+    const { encoded, logits } = await this.#run(texts, false, options);
+    const n = this.#plan.numLabels;
+    return { classIds: logits.map((l) => argmaxPerToken(l, n)), truncated: encoded.map((e) => e.truncated) };
+  }
+
+  /** Entities per text with UTF-16 offsets into the original text (see `AggregationStrategy`). */
+  async classify(texts: readonly string[], options: ClassifyOptions = {}): Promise<ClassifiedText[]> {
+    const { encoded, logits } = await this.#run(texts, true, options);
+    const aggregation = options.aggregation ?? 'simple';
+    return encoded.map((e, i) => ({
+      truncated: e.truncated,
+      entities: groupEntities(
+        { text: texts[i], probs: softmaxPerToken(logits[i], this.#plan.numLabels), offsets: e.offsets, wordIds: e.wordIds, labels: this.info.labels },
+        aggregation,
+        options.ignoreLabels,
+      ),
+    }));
+  }
+
+  /** KServe V1 `:predict`: `{instances}` → `{predictions: [[[id, …]], …]}`. */
+  async predictV1(request: V1PredictRequest, options?: CallOptions): Promise<V1PredictResponse> {
+    return toV1Response((await this.predictTokenIds(request.instances, options)).classIds);
+  }
+
+  /** KServe V2 `/infer`: BYTES `[N]` texts → `output-0` INT64 `[N, 1, T]` (-1 past each text). */
+  async inferV2(request: V2InferRequest, options?: CallOptions): Promise<V2InferResponse> {
+    const texts = textsFromV2Request(request);
+    return toV2Response(this.name, (await this.predictTokenIds(texts, options)).classIds, request.id);
+  }
+
+  /** True until disposed. */
+  async ready(): Promise<boolean> {
+    return this.#session !== undefined;
+  }
+
+  /** V2 model metadata with the protocol's real input and output tensors. */
+  async metadata(): Promise<V2ModelMetadata> {
+    return tokenClassMetadata(this.name, { labels: this.info.labels, maxLength: this.info.maxLength, lowercase: this.info.lowercase });
+  }
+
+  /** Waits for running calls, then releases the ONNX Runtime session; later calls fail with `model_not_ready`. Idempotent. */
+  async dispose(): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    await Promise.allSettled([...this.#inFlight]);
+    await session?.release();
+  }
+
+  /** `await using classifier = await loadTokenClassifier(…)`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+
+  #run(texts: readonly string[], details: boolean, options: CallOptions): Promise<RunOutput> {
+    const session = this.#session;
+    if (session === undefined) return Promise.reject(new InferkitError('model_not_ready', `Model "${this.name}" has been disposed`));
+    // Tracked from the start (tokenizing included), so dispose() never frees a session a call will use.
+    const running = this.#runOn(session, texts, details, options);
+    this.#inFlight.add(running);
+    return running.finally(() => this.#inFlight.delete(running));
+  }
+
+  async #runOn(session: OrtSession, texts: readonly string[], details: boolean, options: CallOptions): Promise<RunOutput> {
+    if (options.signal?.aborted) throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
+    const encoded = await this.#tokenizer.encode(texts, details);
+    const logits = await runTokenLogits(session, encoded.map((e) => e.ids), { ...this.#plan, signal: options.signal });
+    this.#stats.calls++;
+    this.#stats.texts += texts.length;
+    for (const e of encoded) {
+      this.#stats.tokens += e.ids.length;
+      if (e.truncated) this.#stats.truncatedTexts++;
+    }
+    return { encoded, logits };
+  }
+}
