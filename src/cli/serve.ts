@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { envIngress } from '../config.js';
+import type { InferenceService } from '../contract/inference-service.js';
+import { InferkitError } from '../errors.js';
+import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
+import { fromYaml } from '../manifest/manifest-yaml.js';
+import { defaultLoaders } from '../server/default-loaders.js';
+import type { ModelState } from '../server/model-registry.js';
+import { serve, type RunningServer } from '../server/serve.js';
+
+/** Options of `inferkit serve` as commander hands them over. */
+export interface ServeCommandOptions {
+  port?: string;
+  host?: string;
+  domain?: string;
+  maxBatchSize?: string;
+  maxWaitMs?: string;
+  bodyLimit?: string;
+  logRequests?: boolean;
+}
+
+function intOption(value: string | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new InferkitError('invalid_request', `--${name}: expected an integer ≥ ${min}, got "${value}"`, { param: name });
+  }
+  return n;
+}
+
+/** Reads the InferenceServices of manifest files (Secrets and other documents are skipped). */
+export async function readManifests(files: readonly string[]): Promise<InferenceService[]> {
+  const docs = await Promise.all(files.map(async (f) => fromYaml(await readFile(f, 'utf8'))));
+  const services = docs.flat().filter((d): d is InferenceService => d.kind === 'InferenceService');
+  if (services.length === 0) throw new InferkitError('invalid_request', `no InferenceService in ${files.join(', ')}`);
+  return services;
+}
+
+function stateLine(m: ModelState): string {
+  const what = m.ready ? 'READY' : m.phase === 'loading' ? 'loading' : `FAILED: ${m.reason ?? ''}`;
+  return `  ${m.namespace}/${m.service}  model=${m.name}  ${m.protocol}  Host: ${m.host}  ${what}`;
+}
+
+/**
+ * Starts the server for `files` (INGRESS_HOST/INGRESS_PORT as defaults, flags win), prints where
+ * each model is reached and how its load ended, and stops gracefully on SIGINT/SIGTERM.
+ */
+export async function runServe(files: readonly string[], opts: ServeCommandOptions): Promise<RunningServer> {
+  const manifests = await readManifests(files);
+  const ingress = envIngress();
+  const server = await serve(manifests, {
+    port: intOption(opts.port, 'port', 0) ?? ingress.port,
+    host: opts.host ?? ingress.host,
+    domain: opts.domain,
+    maxBatchSize: intOption(opts.maxBatchSize, 'max-batch-size', 0),
+    maxWaitMs: intOption(opts.maxWaitMs, 'max-wait-ms', 0),
+    bodyLimit: intOption(opts.bodyLimit, 'body-limit', 1),
+    logRequests: opts.logRequests === true,
+    log: (line) => console.error(line),
+    loaders: defaultLoaders(hubOptionsFromEnv()),
+  });
+  console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
+  for (const m of server.models()) console.error(stateLine(m));
+  void server.loaded().then((states) => {
+    console.error('models loaded:');
+    for (const m of states) console.error(stateLine(m));
+  });
+  const stop = () => {
+    console.error('stopping: finishing in-flight requests…');
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return server;
+}
+
+/** Registers `inferkit serve FILE… [--port] [--host] [--domain] [--max-batch-size] [--max-wait-ms] [--body-limit] [--log-requests]`. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve InferenceService manifests on one port, routed by Host (V1, V2, forecast, health, metrics)')
+    .argument('<files...>', 'InferenceService YAML files')
+    .option('--port <port>', 'port (0 = any free one; default $INGRESS_PORT or 8080)')
+    .option('--host <host>', 'interface to bind (default $INGRESS_HOST or 127.0.0.1)')
+    .option('--domain <domain>', 'domain of service hosts {name}.{namespace}.{domain}', 'example.com')
+    .option('--max-batch-size <n>', 'most texts merged into one model call; 0 disables batching', '32')
+    .option('--max-wait-ms <ms>', 'longest wait for requests to join a batch; 0 disables batching', '2')
+    .option('--body-limit <bytes>', 'largest request body (413 above)', String(10 * 1024 * 1024))
+    .option('--log-requests', 'log each request with a truncated body (input texts included)', false)
+    .action(async (files: string[], opts: ServeCommandOptions) => {
+      await runServe(files, opts);
+    });
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { Batcher } from './batcher.js';
+
+/** A model call that doubles each item and records the call sizes. */
+function recorder() {
+  const calls: number[][] = [];
+  const run = async (items: number[]) => {
+    calls.push([...items]);
+    await new Promise((r) => setTimeout(r, 5));
+    return items.map((x) => x * 2);
+  };
+  return { calls, run };
+}
+
+describe('Batcher', () => {
+  it('merges concurrent requests into one call and gives each its own slice', async () => {
+    const { calls, run } = recorder();
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 10 });
+    const out = await Promise.all([b.submit([1, 2]), b.submit([3]), b.submit([4, 5, 6])]);
+    expect(out).toEqual([[2, 4], [6], [8, 10, 12]]);
+    expect(calls).toEqual([[1, 2, 3, 4, 5, 6]]);
+  });
+
+  it('never exceeds maxBatchSize except for one oversized request, which runs whole', async () => {
+    const { calls, run } = recorder();
+    const b = new Batcher(run, { maxBatchSize: 3, maxWaitMs: 5 });
+    const out = await Promise.all([b.submit([1, 2]), b.submit([3, 4]), b.submit([5, 6, 7, 8]), b.submit([9])]);
+    expect(out).toEqual([[2, 4], [6, 8], [10, 12, 14, 16], [18]]);
+    expect(calls).toEqual([[1, 2], [3, 4], [5, 6, 7, 8], [9]]);
+  });
+
+  it('is disabled by maxWaitMs 0 or maxBatchSize ≤ 1: one call per request', async () => {
+    for (const opts of [{ maxWaitMs: 0 }, { maxBatchSize: 1 }]) {
+      const { calls, run } = recorder();
+      const b = new Batcher(run, opts);
+      expect(b.enabled).toBe(false);
+      await Promise.all([b.submit([1]), b.submit([2])]);
+      expect(calls).toEqual([[1], [2]]);
+    }
+  });
+
+  it('rejects every request of a failing call and keeps working', async () => {
+    let fail = true;
+    const b = new Batcher(async (items: number[]) => {
+      if (fail) throw new Error('boom');
+      return items;
+    }, { maxBatchSize: 4, maxWaitMs: 5 });
+    const r = await Promise.allSettled([b.submit([1]), b.submit([2])]);
+    expect(r.map((x) => x.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await b.submit([3])).toEqual([3]);
+  });
+
+  it('rejects when the model returns the wrong number of outputs', async () => {
+    const b = new Batcher(async (items: number[]) => items.slice(1), { maxBatchSize: 4, maxWaitMs: 1 });
+    await expect(b.submit([1, 2])).rejects.toMatchObject({ code: 'internal' });
+  });
+
+  it('reports merged sizes', async () => {
+    const seen: Array<[number, number]> = [];
+    const b = new Batcher(async (items: number[]) => items, { maxBatchSize: 8, maxWaitMs: 10, onBatch: (n, r) => seen.push([n, r]) });
+    await Promise.all([b.submit([1]), b.submit([2, 3])]);
+    expect(seen).toEqual([[3, 2]]);
+  });
+});

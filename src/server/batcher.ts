@@ -1,0 +1,123 @@
+import { InferkitError } from '../errors.js';
+
+/** Limits of dynamic batching. */
+export interface BatcherOptions {
+  /** Most items (texts) in one merged model call; `0` or `1` disables merging. @default 32 */
+  maxBatchSize?: number;
+  /** Longest time (ms) the first waiting request is held for others to join; `0` disables merging. @default 5 */
+  maxWaitMs?: number;
+  /** Called after each model call with the number of items and requests it merged. */
+  onBatch?: (items: number, requests: number) => void;
+}
+
+interface Pending<I, O> {
+  items: I[];
+  resolve: (out: O[]) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Merges concurrent requests into one call of `run`. Each request's items stay together and in
+ * order, requests are taken first-come first-served until `maxBatchSize` items, and each request
+ * gets back exactly its own slice of the outputs. One merged call runs at a time; requests that
+ * arrive meanwhile wait for the next one (so a busy model batches more, an idle one waits at most
+ * `maxWaitMs`). A failing call rejects every request in it.
+ *
+ * `run(items)` must return one output per item, in order, and its output for an item must not
+ * depend on the other items (the caller guarantees that; the token classifier does).
+ */
+export class Batcher<I, O> {
+  readonly maxBatchSize: number;
+  readonly maxWaitMs: number;
+  private readonly queue: Pending<I, O>[] = [];
+  private queuedItems = 0;
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly run: (items: I[]) => Promise<O[]>;
+  private readonly onBatch: ((items: number, requests: number) => void) | undefined;
+
+  constructor(run: (items: I[]) => Promise<O[]>, options: BatcherOptions = {}) {
+    this.run = run;
+    this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
+    this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
+    this.onBatch = options.onBatch;
+  }
+
+  /** True when requests are merged (both limits above their disabling values). */
+  get enabled(): boolean {
+    return this.maxBatchSize > 1 && this.maxWaitMs > 0;
+  }
+
+  /** Runs `items` (one request's) alone or merged with others; resolves with this request's outputs. */
+  submit(items: I[]): Promise<O[]> {
+    if (!this.enabled || items.length === 0) {
+      return this.call(items, 1);
+    }
+    return new Promise<O[]>((resolve, reject) => {
+      this.queue.push({ items, resolve, reject });
+      this.queuedItems += items.length;
+      this.schedule();
+    });
+  }
+
+  /** Number of requests waiting for a model call. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  private async call(items: I[], requests: number): Promise<O[]> {
+    const out = await this.run(items);
+    if (out.length !== items.length) {
+      throw new InferkitError('internal', `batched model call returned ${out.length} outputs for ${items.length} inputs`);
+    }
+    this.onBatch?.(items.length, requests);
+    return out;
+  }
+
+  private schedule(): void {
+    if (this.running || this.queue.length === 0) return;
+    if (this.queuedItems >= this.maxBatchSize) {
+      this.flush();
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.flush(), this.maxWaitMs);
+    }
+  }
+
+  private flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.running || this.queue.length === 0) return;
+    const batch: Pending<I, O>[] = [];
+    let count = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0];
+      if (batch.length > 0 && count + next.items.length > this.maxBatchSize) break;
+      this.queue.shift();
+      batch.push(next);
+      count += next.items.length;
+    }
+    this.queuedItems -= count;
+    this.running = true;
+    void this.runBatch(batch).finally(() => {
+      this.running = false;
+      // Requests that queued up while the model was busy go out at once: they have waited already.
+      if (this.queue.length > 0) this.flush();
+    });
+  }
+
+  private async runBatch(batch: Pending<I, O>[]): Promise<void> {
+    const items = batch.flatMap((p) => p.items);
+    try {
+      const out = await this.call(items, batch.length);
+      let at = 0;
+      for (const p of batch) {
+        p.resolve(out.slice(at, at + p.items.length));
+        at += p.items.length;
+      }
+    } catch (e) {
+      for (const p of batch) p.reject(e);
+    }
+  }
+}

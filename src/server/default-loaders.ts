@@ -1,0 +1,84 @@
+import type { ResolveModelOptions } from '../hub/types.js';
+import { InferkitError } from '../errors.js';
+import type { RuntimeConfig } from '../manifest/runtime-config.js';
+import { localForecaster } from '../protocol/forecast/local-forecaster.js';
+import type { SessionOptions } from '../runtime/ort.js';
+import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
+import { loadChronosBolt } from '../runtime/forecast/load-chronos-bolt.js';
+import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
+import { theta } from '../runtime/forecast/theta.js';
+import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
+import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
+import { builtinModels } from './builtin-models.js';
+import type { ForecastServedModel, ModelLoaders, TokenClassificationModel } from './model-loader.js';
+
+/** Options of {@link defaultLoaders}: where models come from and how they run. */
+export interface DefaultLoaderOptions extends Partial<Omit<ResolveModelOptions, 'files' | 'signal'>> {
+  /** ONNX Runtime session options (threads, execution provider). @default 1 intra-op thread, cpu */
+  session?: SessionOptions;
+}
+
+/** Forecast model ids that are offline baselines rather than hub models (any case, `-` or `_`). */
+const BASELINES: Readonly<Record<string, (name: string) => ForecastModel>> = {
+  'seasonal-naive': (name) => seasonalNaive({ name }),
+  naive: (name) => seasonalNaive({ name, season: 1 }),
+  theta: (name) => theta({ name }),
+};
+
+/** The model a service names: `--model_id`, else the hub repo of `storageUri: hf://…`. */
+function modelSource(config: RuntimeConfig): string {
+  const id = config.modelId;
+  if (id === undefined) {
+    throw new InferkitError('config', `service for model "${config.modelName}" names no model: set --model_id=<hub id or folder> or storageUri: hf://org/name`);
+  }
+  return config.modelRevision !== undefined && !id.includes('@') ? `${id}@${config.modelRevision}` : id;
+}
+
+/** Adapts an in-kernel token classifier for serving (its per-text ids feed dynamic batching). */
+export function servedTokenClassifier(classifier: TokenClassifier): TokenClassificationModel {
+  return {
+    task: 'token_classification',
+    predictor: classifier,
+    classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
+    dispose: () => classifier.dispose(),
+  };
+}
+
+/** Adapts an in-kernel forecasting model for serving. */
+export function servedForecastModel(model: ForecastModel): ForecastServedModel {
+  return { task: 'time_series_forecast', forecaster: localForecaster(model), dispose: () => model.dispose() };
+}
+
+/**
+ * The loaders `inferkit serve` uses. Token classification: `--model_id` (hub id, `hf://`, or local
+ * folder; `inferkit/ner-fixture` = the generated offline fixture) through `loadTokenClassifier` with
+ * `--disable_lower_case` and `--max_length`. Forecast: `--model_id` `seasonal-naive`, `naive` or
+ * `theta` (optionally `baseline/…`) → offline baseline; anything else →
+ * a Chronos-Bolt ONNX model (hub id or folder) through `loadChronosBolt`. Both answer to `--model_name`.
+ */
+export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders {
+  const { session, ...hub } = options;
+  const builtinModelDir = builtinModels(hub.cacheDir);
+  return {
+    token_classification: async ({ config, signal }) => {
+      const source = modelSource(config);
+      const builtin = await builtinModelDir(source, config.disableLowerCase);
+      const classifier = await loadTokenClassifier(builtin ?? source, {
+        ...hub,
+        signal,
+        modelName: config.modelName,
+        ...(config.disableLowerCase ? { disableLowerCase: true } : {}),
+        ...(config.maxLength !== undefined ? { maxLength: config.maxLength } : {}),
+        ...(session ? { session } : {}),
+      });
+      return servedTokenClassifier(classifier);
+    },
+    time_series_forecast: async ({ config, signal }) => {
+      const source = modelSource(config);
+      const baseline = BASELINES[source.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
+      if (baseline) return servedForecastModel(baseline(config.modelName));
+      const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(session ? { session } : {}) });
+      return servedForecastModel(model);
+    },
+  };
+}

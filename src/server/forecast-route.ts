@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { ForecastRequestSchema, type ForecastResponse } from '../contract/forecast.js';
+import { parseContract } from '../contract/parse.js';
+import { InferkitError } from '../errors.js';
+import { errorResponse } from '../protocol/forecast/error-response.js';
+import { ensureReady, route, scopeOf, type ServerContext } from './server-context.js';
+import { toErrorResponse } from './to-error-response.js';
+
+/** The forecast route's path. */
+export const FORECAST_PATH = '/v1/timeseries/forecast';
+
+/** The `model` a forecast body names, for error bodies, or `''`. */
+export function requestedModel(body: unknown): string {
+  const m = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof m === 'string' ? m : '';
+}
+
+/**
+ * `POST /v1/timeseries/forecast`: the body's `model` picks the model among the services the Host
+ * reaches. Every failure answers a ForecastResponse with `status: "error"` and its HTTP status
+ * (400 request mistakes, 404 unknown model or Host, 503 loading, 500 faults).
+ */
+export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext): void {
+  route(app, FORECAST_PATH, {
+    POST: async (request, reply): Promise<ForecastResponse> => {
+      try {
+        const parsed = parseContract(ForecastRequestSchema, request.body, 'forecast request');
+        const entry = ctx.registry.find(scopeOf(ctx, request), parsed.model);
+        ctx.modelOf.set(request, entry.name);
+        if (entry.task !== 'time_series_forecast') {
+          throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task ?? 'unknown'})`, { param: 'model' });
+        }
+        ensureReady(entry);
+        if (entry.model?.task !== 'time_series_forecast') throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
+        return await entry.model.forecaster.forecast(parsed);
+      } catch (e) {
+        reply.code(toErrorResponse(e).status);
+        return errorResponse(e, requestedModel(request.body));
+      }
+    },
+  });
+}

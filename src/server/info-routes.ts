@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { V1ModelList } from '../contract/v1.js';
+import type { V2Live, V2Ready, V2ServerMetadata } from '../contract/v2.js';
+import { openApiDocument } from './openapi-document.js';
+import { route, scopeOf, type ServerContext } from './server-context.js';
+
+/** Path of inferkit's own listing of served services (used by `inferkit get`). */
+export const SERVICES_PATH = '/inferkit/v1/services';
+
+/**
+ * Server-level routes: `GET /` (KServe liveness), `/v1/models`, `/v2`, `/v2/health/live`,
+ * `/v2/health/ready` (200 when every model the Host reaches is ready, else 503), `/metrics`,
+ * `/openapi.json`, and `/inferkit/v1/services` (states, status objects and manifests).
+ */
+export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  route(app, '/', { GET: async () => ({ status: 'alive' }) });
+  route(app, '/v1/models', {
+    GET: async (request): Promise<V1ModelList> => ({ models: ctx.registry.inScope(scopeOf(ctx, request)).map((e) => e.name) }),
+  });
+  route(app, '/v2', {
+    GET: async (): Promise<V2ServerMetadata> => ({ name: 'inferkit', version: ctx.version, extensions: [] }),
+  });
+  route(app, '/v2/health/live', { GET: async (): Promise<V2Live> => ({ live: true }) });
+  route(app, '/v2/health/ready', {
+    GET: async (request, reply): Promise<V2Ready> => {
+      const entries = ctx.registry.inScope(scopeOf(ctx, request));
+      const ready = entries.length > 0 && entries.every((e) => e.phase === 'ready');
+      reply.code(ready ? 200 : 503);
+      return { ready };
+    },
+  });
+  route(app, '/metrics', {
+    GET: async (_request, reply) => {
+      for (const e of ctx.registry.entries) ctx.metrics.modelReady.set({ model: e.name }, e.phase === 'ready' ? 1 : 0);
+      reply.header('content-type', ctx.metrics.registry.contentType);
+      return ctx.metrics.registry.metrics();
+    },
+  });
+  const openapi = openApiDocument(ctx.version);
+  route(app, '/openapi.json', { GET: async () => openapi });
+  route(app, SERVICES_PATH, {
+    GET: async (request) => {
+      const scope = scopeOf(ctx, request);
+      const states = ctx.registry.states();
+      return {
+        services: ctx.registry.entries
+          .map((e, i) => ({ entry: e, state: states[i] }))
+          .filter(({ entry }) => ctx.registry.inScope(scope).includes(entry))
+          .map(({ entry, state }) => ({
+            ...state,
+            manifest: {
+              ...entry.isvc,
+              metadata: { ...entry.isvc.metadata, creationTimestamp: entry.isvc.metadata.creationTimestamp ?? ctx.startedAt },
+              status: state.status,
+            },
+          })),
+      };
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import type { InferenceService } from '../contract/inference-service.js';
+import type { CallOptions, Forecaster, Predictor } from '../contract/predictor.js';
+import type { RuntimeConfig } from '../manifest/runtime-config.js';
+
+/** The tasks the server can serve; a loader table maps each to a loader. */
+export type ServeTask = 'token_classification' | 'time_series_forecast';
+
+/** A loaded token-classification model. */
+export interface TokenClassificationModel {
+  task: 'token_classification';
+  /** Answers V1 and V2 (and metadata) for one model. */
+  predictor: Predictor;
+  /**
+   * Argmax class ids per text (`[CLS]`/`[SEP]` included), each text's own tokens only. Used for
+   * dynamic batching; when absent the server calls `predictor.predictV1` on the merged texts.
+   */
+  classIds?: (texts: string[], options?: CallOptions) => Promise<number[][]>;
+  /** Releases the model's sessions. */
+  dispose?: () => Promise<void>;
+}
+
+/** A loaded forecasting model. */
+export interface ForecastServedModel {
+  task: 'time_series_forecast';
+  /** Answers `POST /v1/timeseries/forecast`; request-level problems reject with an InferkitError. */
+  forecaster: Forecaster;
+  /** Releases the model's sessions. */
+  dispose?: () => Promise<void>;
+}
+
+/** What a loader returns. */
+export type ServedModel = TokenClassificationModel | ForecastServedModel;
+
+/** Everything a loader gets for one InferenceService. */
+export interface LoaderContext {
+  /** The manifest. */
+  isvc: InferenceService;
+  /** Its runtime configuration (`--model_name`, `--model_id`, `protocolVersion`, …). */
+  config: RuntimeConfig;
+  /** The task chosen for it. */
+  task: ServeTask;
+  /** Aborted when the server closes before the model has loaded. */
+  signal: AbortSignal;
+}
+
+/** Loads one model; rejects (any error) to mark the service READY False with the error's message. */
+export type ModelLoader = (context: LoaderContext) => Promise<ServedModel>;
+
+/** Task → loader. Tests and demos pass fixture loaders; `defaultLoaders()` loads hub models. */
+export type ModelLoaders = Partial<Record<ServeTask, ModelLoader>>;

@@ -1,0 +1,223 @@
+import type { InferenceService, InferenceServiceStatus } from '../contract/inference-service.js';
+import { InferkitError } from '../errors.js';
+import { runtimeConfig, type RuntimeConfig } from '../manifest/runtime-config.js';
+import type { BatcherOptions } from './batcher.js';
+import { hostOfUrl, type HostScope } from './host-routing.js';
+import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
+import { inferTask } from './model-task.js';
+import { createTokenRunner, type TokenRunner } from './token-runner.js';
+
+/** Public view of one served model. */
+export interface ModelState {
+  /** Served model name (`--model_name`, default metadata.name). */
+  name: string;
+  /** InferenceService name and namespace. */
+  service: string;
+  namespace: string;
+  /** Host the ingress routes on (host of `status.url`). */
+  host: string;
+  /** `status.url`. */
+  url: string;
+  /** Task served; undefined when it could not be decided. */
+  task: ServeTask | undefined;
+  /** Protocol of the inference route. */
+  protocol: 'v1' | 'v2';
+  /** `loading` until the loader settles. */
+  phase: 'loading' | 'ready' | 'failed';
+  /** True when the model answers. */
+  ready: boolean;
+  /** Why it is not ready (load error message), when failed. */
+  reason: string | undefined;
+  /** KServe-style status (`url`, `Ready` condition, predictor revision and traffic). */
+  status: InferenceServiceStatus;
+}
+
+/** Internal record of one served model. */
+export interface ModelEntry {
+  isvc: InferenceService;
+  config: RuntimeConfig | undefined;
+  name: string;
+  service: string;
+  namespace: string;
+  host: string;
+  url: string;
+  task: ServeTask | undefined;
+  protocol: 'v1' | 'v2';
+  phase: 'loading' | 'ready' | 'failed';
+  reason: string | undefined;
+  model: ServedModel | undefined;
+  tokens: TokenRunner | undefined;
+  since: string;
+}
+
+/** Options of the registry. */
+export interface ModelRegistryOptions {
+  /** Serving domain of default service URLs. */
+  domain: string;
+  /** Batching limits for each token-classification model. */
+  batching: BatcherOptions;
+  /** Observes each model call's merged size. */
+  onBatch?: (model: string, items: number, requests: number) => void;
+}
+
+/**
+ * The served models: one entry per InferenceService, loaded in the background, looked up by Host
+ * and name. A model that fails to load stays listed as failed with its reason.
+ */
+export class ModelRegistry {
+  readonly entries: ModelEntry[];
+  readonly hosts: ReadonlySet<string>;
+  private readonly abort = new AbortController();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(manifests: readonly InferenceService[], private readonly options: ModelRegistryOptions) {
+    this.entries = manifests.map((isvc) => makeEntry(isvc, options.domain));
+    const seen = new Map<string, string>();
+    for (const e of this.entries) {
+      const other = seen.get(e.host);
+      if (other !== undefined) {
+        throw new InferkitError('config', `services ${other} and ${e.namespace}/${e.service} both have host ${e.host}; give them different names or namespaces`);
+      }
+      seen.set(e.host, `${e.namespace}/${e.service}`);
+    }
+    this.hosts = new Set(seen.keys());
+  }
+
+  /** Starts loading every model that is not already failed; returns at once. */
+  start(loaders: ModelLoaders): void {
+    for (const entry of this.entries) {
+      if (entry.phase !== 'loading') continue;
+      const p = this.load(entry, loaders).finally(() => this.pending.delete(p));
+      this.pending.add(p);
+    }
+  }
+
+  /** Resolves when every model has loaded or failed. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Models reachable from a Host scope. */
+  inScope(scope: HostScope): ModelEntry[] {
+    if (scope.kind === 'unknown') return [];
+    return scope.kind === 'service' ? this.entries.filter((e) => e.host === scope.host) : this.entries;
+  }
+
+  /** The model `name` within a Host scope; throws `model_not_found` (unknown Host or name) or `invalid_request` (ambiguous). */
+  find(scope: HostScope, name: string): ModelEntry {
+    if (scope.kind === 'unknown') {
+      throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; served hosts: ${[...this.hosts].join(', ') || 'none'}`);
+    }
+    const matches = this.inScope(scope).filter((e) => e.name === name);
+    if (matches.length === 1) return matches[0];
+    if (matches.length > 1) {
+      throw new InferkitError('invalid_request', `model "${name}" is served by several services (${matches.map((m) => m.host).join(', ')}); send the Host header of one`);
+    }
+    const elsewhere = this.entries.find((e) => e.name === name);
+    const hint = elsewhere && scope.kind === 'service' ? ` (it is served at host "${elsewhere.host}")` : '';
+    throw new InferkitError('model_not_found', `model "${name}" is not served here${hint}`, { param: 'model' });
+  }
+
+  /** Public states, in manifest order. */
+  states(): ModelState[] {
+    return this.entries.map(toState);
+  }
+
+  /** Stops pending loads and disposes loaded models (after the HTTP server has drained). */
+  async close(): Promise<void> {
+    this.abort.abort();
+    await Promise.allSettled([...this.pending]);
+    await Promise.allSettled(this.entries.map((e) => e.model?.dispose?.()));
+  }
+
+  private async load(entry: ModelEntry, loaders: ModelLoaders): Promise<void> {
+    try {
+      const task = entry.task as ServeTask;
+      const loader = loaders[task];
+      if (loader === undefined) {
+        throw new InferkitError('unsupported', `no loader for task ${task}; this server has loaders for: ${Object.keys(loaders).join(', ') || 'none'}`);
+      }
+      const model = await loader({ isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal });
+      if (model.task !== task) {
+        await model.dispose?.();
+        throw new InferkitError('model_load_failed', `loader for ${task} returned a ${model.task} model`);
+      }
+      if (this.abort.signal.aborted) {
+        await model.dispose?.();
+        return;
+      }
+      entry.model = model;
+      if (model.task === 'token_classification') {
+        const onBatch = this.options.onBatch;
+        entry.tokens = createTokenRunner(entry.name, model, {
+          ...this.options.batching,
+          onBatch: onBatch ? (items, requests) => onBatch(entry.name, items, requests) : undefined,
+        });
+      }
+      setPhase(entry, 'ready', undefined);
+    } catch (e) {
+      setPhase(entry, 'failed', e instanceof Error ? e.message : String(e));
+    }
+  }
+}
+
+function setPhase(entry: ModelEntry, phase: ModelEntry['phase'], reason: string | undefined): void {
+  entry.phase = phase;
+  entry.reason = reason;
+  entry.since = new Date().toISOString();
+}
+
+function makeEntry(isvc: InferenceService, domain: string): ModelEntry {
+  const service = isvc.metadata.name;
+  const namespace = isvc.metadata.namespace ?? 'default';
+  const url = isvc.status?.url ?? `http://${service}.${namespace}.${domain}`;
+  const base = { isvc, service, namespace, url, host: hostOfUrl(url), model: undefined, tokens: undefined, since: new Date().toISOString() };
+  try {
+    const config = runtimeConfig(isvc);
+    const task = inferTask(config);
+    return { ...base, config, task, name: config.modelName, protocol: config.protocol, phase: 'loading', reason: undefined };
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    const protocol = isvc.spec.predictor.model?.protocolVersion === 'v2' ? 'v2' : 'v1';
+    return { ...base, config: undefined, task: undefined, name: service, protocol, phase: 'failed', reason };
+  }
+}
+
+function toState(e: ModelEntry): ModelState {
+  const ready = e.phase === 'ready';
+  const condition = (type: string) => ({
+    type,
+    status: ready ? 'True' : e.phase === 'failed' ? 'False' : 'Unknown',
+    ...(e.phase === 'loading' ? { reason: 'Loading', message: 'model is loading' } : {}),
+    ...(e.phase === 'failed' ? { reason: 'ModelLoadFailed', message: e.reason ?? 'load failed' } : {}),
+    lastTransitionTime: e.since,
+  }) as const;
+  const revision = `${e.service}-predictor-00001`;
+  const status: InferenceServiceStatus = {
+    ...(e.isvc.status ?? {}),
+    url: e.url,
+    address: { url: `http://${e.service}.${e.namespace}.svc.cluster.local` },
+    conditions: [condition('PredictorReady'), condition('Ready')],
+    components: {
+      predictor: {
+        url: e.url,
+        latestCreatedRevision: revision,
+        ...(ready ? { latestReadyRevision: revision, latestRolledoutRevision: revision } : {}),
+        traffic: [{ revisionName: revision, percent: 100, latestRevision: true }],
+      },
+    },
+  };
+  return {
+    name: e.name,
+    service: e.service,
+    namespace: e.namespace,
+    host: e.host,
+    url: e.url,
+    task: e.task,
+    protocol: e.protocol,
+    phase: e.phase,
+    ready,
+    reason: e.reason,
+    status,
+  };
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { inferTask } from './model-task.js';
+
+describe('inferTask', () => {
+  it('takes --task in any case and spelling', () => {
+    expect(inferTask({ task: 'Time-Series-Forecast', modelName: 'm' })).toBe('time_series_forecast');
+    expect(inferTask({ task: 'token_classification', modelName: 'chronos' })).toBe('token_classification');
+  });
+  it('infers forecasting from the model id or name, else token classification', () => {
+    expect(inferTask({ modelId: 'amazon/chronos-bolt-small', modelName: 'm' })).toBe('time_series_forecast');
+    expect(inferTask({ modelId: 'baseline/seasonal-naive', modelName: 'm' })).toBe('time_series_forecast');
+    expect(inferTask({ modelName: 'my-forecaster' })).toBe('time_series_forecast');
+    expect(inferTask({ modelId: 'dslim/bert-base-NER', modelName: 'bert' })).toBe('token_classification');
+  });
+  it('rejects an unknown task naming the supported ones', () => {
+    expect(() => inferTask({ task: 'speech', modelName: 'm' })).toThrow(/supported: token_classification, time_series_forecast/);
+  });
+});

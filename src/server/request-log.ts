@@ -1,0 +1,24 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Longest body excerpt a request log line carries. */
+export const LOG_BODY_CHARS = 200;
+
+/**
+ * One JSON log line for a finished request: time, method, path, Host, status, latency, model and
+ * the first {@link LOG_BODY_CHARS} characters of the body. Only written when request logging is on
+ * (the body holds the input texts). The model always sees the whole body.
+ */
+export function requestLogLine(request: FastifyRequest, reply: FastifyReply, model: string): string {
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const excerpt = body !== undefined && body.length > LOG_BODY_CHARS ? `${body.slice(0, LOG_BODY_CHARS)}… (${body.length} chars)` : body;
+  return JSON.stringify({
+    time: new Date().toISOString(),
+    method: request.method,
+    path: request.url.split('?')[0],
+    host: request.headers.host,
+    status: reply.statusCode,
+    ms: Math.round(reply.elapsedTime * 10) / 10,
+    model: model || undefined,
+    body: excerpt,
+  });
+}

@@ -1,0 +1,183 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { InferenceService } from '../contract/inference-service.js';
+import { InferkitError } from '../errors.js';
+import { errorResponse } from '../protocol/forecast/error-response.js';
+import { FORECAST_PATH, registerForecastRoute, requestedModel } from './forecast-route.js';
+import { registerInferenceRoutes } from './inference-routes.js';
+import { registerInfoRoutes } from './info-routes.js';
+import { defaultLoaders } from './default-loaders.js';
+import type { ModelLoaders } from './model-loader.js';
+import { ModelRegistry, type ModelState } from './model-registry.js';
+import { requestLogLine } from './request-log.js';
+import type { ServerContext } from './server-context.js';
+import { createServerMetrics } from './server-metrics.js';
+import { toErrorResponse } from './to-error-response.js';
+
+/** Version reported by `GET /v2` and the OpenAPI document. */
+export const SERVER_VERSION = '0.1.0';
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  /** Task → loader (fixture loaders in tests and demos). @default defaultLoaders() — hub ids need `defaultLoaders({ cacheDir, … })` */
+  loaders?: ModelLoaders;
+  /** TCP port; `0` picks a free one. @default 8080 */
+  port?: number;
+  /** Interface to bind. @default '127.0.0.1' */
+  host?: string;
+  /** Domain of default service hosts `{name}.{namespace}.{domain}` (when a manifest has no status.url). @default 'example.com' */
+  domain?: string;
+  /** Most texts merged into one model call; `0`/`1` disables batching. @default 32 */
+  maxBatchSize?: number;
+  /** Longest wait (ms) for requests to join a batch; `0` disables batching. @default 2 */
+  maxWaitMs?: number;
+  /** Largest request body in bytes (413 above). @default 10 MiB */
+  bodyLimit?: number;
+  /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
+  logRequests?: boolean;
+  /** Where log lines go. @default process.stderr */
+  log?: (line: string) => void;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** `http://host:port`. */
+  url: string;
+  port: number;
+  host: string;
+  /** Stops accepting connections, lets in-flight requests finish, then releases the models. Idempotent. */
+  close(): Promise<void>;
+  /** Every served model's state, in manifest order. */
+  models(): ModelState[];
+  /** Resolves with the states once every model has loaded or failed. */
+  loaded(): Promise<ModelState[]>;
+  /** The Fastify instance (for `inject` and extra routes). */
+  app: FastifyInstance;
+}
+
+/**
+ * Serves InferenceServices on one port, routed by `Host` (the host of each service's
+ * `status.url`, default `{name}.{namespace}.{domain}`). Answers at once: models load in the
+ * background (503 on their routes meanwhile); one that fails to load is READY False with its
+ * reason while the others serve. Requests whose Host is no service host but not under the domain
+ * (e.g. `127.0.0.1:8080`) reach any model by the name in the path.
+ */
+export async function serve(manifests: readonly InferenceService[], options: ServeOptions = {}): Promise<RunningServer> {
+  const domain = options.domain ?? 'example.com';
+  const bodyLimit = options.bodyLimit ?? 10 * 1024 * 1024;
+  const metrics = createServerMetrics();
+  const registry = new ModelRegistry(manifests, {
+    domain,
+    batching: { maxBatchSize: options.maxBatchSize ?? 32, maxWaitMs: options.maxWaitMs ?? 2 },
+    onBatch: (model, items, requests) => {
+      metrics.batchSize.observe({ model }, items);
+      metrics.batchRequests.observe({ model }, requests);
+    },
+  });
+  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
+  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+  installJsonParser(app);
+  installHooks(app, ctx, options);
+  app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
+  app.setNotFoundHandler(async (request, reply) => {
+    reply.code(404);
+    return { error: `no route ${request.method} ${request.url.split('?')[0]}` };
+  });
+  registerInfoRoutes(app, ctx);
+  registerInferenceRoutes(app, ctx);
+  registerForecastRoute(app, ctx);
+
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 8080, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
+  registry.start(options.loaders ?? defaultLoaders());
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    host,
+    app,
+    models: () => registry.states(),
+    loaded: async () => {
+      await registry.settled();
+      return registry.states();
+    },
+    close: () => {
+      closing ??= app.close().then(() => registry.close());
+      return closing;
+    },
+  };
+}
+
+/**
+ * Every body is read as JSON whatever its Content-Type (curl's default form type included); a
+ * body that is not JSON is a 400 naming the content type. Fastify's 415 is never answered.
+ */
+function installJsonParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim().length === 0) {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch (cause) {
+      const type = request.headers['content-type'] ?? 'none';
+      const why = cause instanceof Error ? cause.message : 'parse error';
+      done(new InferkitError('invalid_request', `request body is not valid JSON (content-type ${type}): ${why}`, { cause }), undefined);
+    }
+  });
+}
+
+function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOptions): void {
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  app.addHook('onRequest', async (request) => {
+    ctx.metrics.inFlight.inc({ route: routeLabel(request) });
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = routeLabel(request);
+    const labels = { model: ctx.modelOf.get(request) ?? '', route, status: String(reply.statusCode) };
+    ctx.metrics.inFlight.dec({ route });
+    ctx.metrics.requests.inc(labels);
+    ctx.metrics.duration.observe(labels, reply.elapsedTime / 1000);
+    if (options.logRequests) log(requestLogLine(request, reply, labels.model));
+  });
+}
+
+/** Route pattern (bounded label set), `unmatched` for 404s. */
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
+}
+
+function errorReply(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): unknown {
+  const e = clearerFastifyError(error, request, bodyLimit);
+  const mapped = toErrorResponse(e);
+  reply.code(mapped.status);
+  if (request.url.split('?')[0] === FORECAST_PATH) {
+    return errorResponse(mapped.status === 500 ? e : asInferkit(e, mapped.code, mapped.body.error), requestedModel(request.body));
+  }
+  return mapped.body;
+}
+
+/** Fastify's body-limit and content-type errors with messages that say what to do. */
+function clearerFastifyError(error: unknown, request: FastifyRequest, bodyLimit: number): unknown {
+  if (error instanceof InferkitError) return error;
+  const code = toErrorResponse(error).code;
+  if (code === 'payload_too_large') {
+    return new InferkitError('payload_too_large', `request body is larger than the limit of ${bodyLimit} bytes`, { cause: error });
+  }
+  const fst = (error as { code?: unknown }).code;
+  if (code === 'invalid_request' && typeof fst === 'string' && fst.startsWith('FST_ERR_CTP_')) {
+    const type = JSON.stringify(request.headers['content-type'] ?? '');
+    return new InferkitError('invalid_request', `request body could not be read (content-type ${type}): ${(error as Error).message}; send JSON with content-type application/json`, { cause: error });
+  }
+  return error;
+}
+
+/** Fastify's own errors as InferkitErrors, so the forecast error body gets the right code and type. */
+function asInferkit(e: unknown, code: InferkitError['code'], message: string): unknown {
+  return e instanceof InferkitError ? e : new InferkitError(code, message, { cause: e });
+}

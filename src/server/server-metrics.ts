@@ -1,0 +1,57 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics of one server, on its own registry (two servers never share counters). */
+export interface ServerMetrics {
+  /** The registry `/metrics` renders. */
+  registry: Registry;
+  /** `inferkit_requests_total{model,route,status}`. */
+  requests: Counter<'model' | 'route' | 'status'>;
+  /** `inferkit_request_duration_seconds{model,route,status}`. */
+  duration: Histogram<'model' | 'route' | 'status'>;
+  /** `inferkit_requests_in_flight{route}`. */
+  inFlight: Gauge<'route'>;
+  /** `inferkit_batch_size{model}`: texts per model call. */
+  batchSize: Histogram<'model'>;
+  /** `inferkit_batch_requests{model}`: requests merged into one model call. */
+  batchRequests: Histogram<'model'>;
+  /** `inferkit_model_ready{model}`: 1 ready, 0 not. */
+  modelReady: Gauge<'model'>;
+}
+
+/** Creates the server's metrics on a fresh registry. */
+export function createServerMetrics(): ServerMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: 'inferkit_requests_total',
+      help: 'HTTP requests by model, route pattern and status code',
+      labelNames: ['model', 'route', 'status'],
+      registers,
+    }),
+    duration: new Histogram({
+      name: 'inferkit_request_duration_seconds',
+      help: 'HTTP request latency by model, route pattern and status code',
+      labelNames: ['model', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    inFlight: new Gauge({ name: 'inferkit_requests_in_flight', help: 'Requests being served', labelNames: ['route'], registers }),
+    batchSize: new Histogram({
+      name: 'inferkit_batch_size',
+      help: 'Texts per model call (dynamic batching merges requests)',
+      labelNames: ['model'],
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+      registers,
+    }),
+    batchRequests: new Histogram({
+      name: 'inferkit_batch_requests',
+      help: 'Requests merged into one model call',
+      labelNames: ['model'],
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers,
+    }),
+    modelReady: new Gauge({ name: 'inferkit_model_ready', help: '1 when the model is ready, else 0', labelNames: ['model'], registers }),
+  };
+}

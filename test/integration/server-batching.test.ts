@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenClassifier } from '../../src/runtime/token-classification/load-token-classifier.js';
+import { servedTokenClassifier } from '../../src/server/default-loaders.js';
+import type { ModelLoaders, TokenClassificationModel } from '../../src/server/model-loader.js';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { deferred, http, isvc, nerFixtureDir, v1, v2 } from './server-http.js';
+
+const WORDS = ['paris', 'is', 'where', 'wolfgang', 'lives', 'with', 'the', 'united', 'nations', 'in', 'berlin', 'today'];
+/** Texts of different lengths, so merged batches pad and V2's T differs per request. */
+const text = (i: number) => Array.from({ length: 1 + ((i * 7) % 11) }, (_, j) => WORDS[(i + j * 5) % WORDS.length]).join(' ');
+const requestTexts = (i: number) => Array.from({ length: 1 + (i % 3) }, (_, j) => text(i * 3 + j));
+
+let dir: string;
+const calls: number[] = [];
+/** Loader that records how many texts each model call gets. */
+const counting: ModelLoaders = {
+  token_classification: async ({ config }) => {
+    const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
+    const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
+    return {
+      ...served,
+      classIds: async (texts, o) => {
+        calls.push(texts.length);
+        return classIds(texts, o);
+      },
+    };
+  },
+};
+
+let batched: RunningServer;
+let unbatched: RunningServer;
+beforeAll(async () => {
+  dir = await nerFixtureDir();
+  const manifests = [isvc('bert'), isvc('bert-v2', { modelName: 'bert2', v2: true })];
+  batched = await serve(manifests, { loaders: counting, port: 0, maxBatchSize: 32, maxWaitMs: 20 });
+  unbatched = await serve(manifests, { loaders: counting, port: 0, maxWaitMs: 0 });
+  await Promise.all([batched.loaded(), unbatched.loaded()]);
+});
+afterAll(async () => {
+  await batched?.close();
+  await unbatched?.close();
+});
+
+async function burst(server: RunningServer, clients: number) {
+  return Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      const texts = requestTexts(i);
+      const a = await http(server.url, '/v1/models/bert:predict', { body: v1(...texts) });
+      const b = await http(server.url, '/v2/models/bert2/infer', { body: { id: `r${i}`, ...v2(...texts) } });
+      return [a.status, a.json(), b.status, b.json()];
+    }),
+  );
+}
+
+describe('serve: dynamic batching', () => {
+  it('32 concurrent clients get exactly the unbatched replies while calls are merged', async () => {
+    calls.length = 0;
+    const alone = await burst(unbatched, 32);
+    expect(calls.length).toBe(0); // unbatched answers through the predictor itself
+    const merged = await burst(batched, 32);
+    expect(merged).toEqual(alone);
+    expect(merged.every(([s1, , s2]) => s1 === 200 && s2 === 200)).toBe(true);
+    const texts = Array.from({ length: 32 }, (_, i) => requestTexts(i).length).reduce((a, b) => a + b, 0) * 2;
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(texts);
+    expect(calls.length).toBeLessThan(64); // fewer model calls than requests
+    expect(Math.max(...calls)).toBeGreaterThan(3); // some call merged several requests
+    expect(Math.max(...calls)).toBeLessThanOrEqual(32);
+    const metrics = (await http(batched.url, '/metrics')).text;
+    expect(metrics).toMatch(/inferkit_batch_requests_bucket\{le="1",model="bert"\} \d+/);
+  });
+
+  it('a request larger than maxBatchSize runs alone and whole', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => text(i));
+    const a = await http(batched.url, '/v1/models/bert:predict', { body: v1(...texts) });
+    const b = await http(unbatched.url, '/v1/models/bert:predict', { body: v1(...texts) });
+    expect(a.status).toBe(200);
+    expect(a.json()).toEqual(b.json());
+  });
+});
+
+describe('serve: graceful shutdown', () => {
+  it('close() lets in-flight requests finish, then refuses new connections', async () => {
+    const gate = deferred();
+    const entered = deferred();
+    const slow: ModelLoaders = {
+      token_classification: async ({ config }) => {
+        const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
+        const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
+        return {
+          ...served,
+          classIds: async (texts, o) => {
+            entered.resolve();
+            await gate.promise;
+            return classIds(texts, o);
+          },
+        };
+      },
+    };
+    const server = await serve([isvc('bert')], { loaders: slow, port: 0, maxWaitMs: 1 });
+    await server.loaded();
+    const inFlight = http(server.url, '/v1/models/bert:predict', { body: v1('paris') });
+    await entered.promise;
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(false);
+    await expect(http(server.url, '/v2/health/live')).rejects.toThrow(/ECONNREFUSED/);
+    gate.resolve();
+    const r = await inFlight;
+    expect(r.status).toBe(200);
+    expect(r.json()).toEqual({ predictions: [[expect.any(Array)]] });
+    await closing;
+    expect(closed).toBe(true);
+  });
+});
