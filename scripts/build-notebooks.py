@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Writes notebooks/*.ipynb from the cell sources below (outputs empty). Edit here, then run:
+   python3 scripts/build-notebooks.py
+Cells are TypeScript for the tslab kernel, started from the repository root (imports use ./src/...)."""
+import json, os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+def nb(cells):
+    out = []
+    for kind, src in cells:
+        cell = {"cell_type": kind, "metadata": {}, "source": src.strip("\n").splitlines(keepends=True)}
+        if kind == "code":
+            cell.update({"execution_count": None, "outputs": []})
+        out.append(cell)
+    return {"cells": out, "metadata": {"kernelspec": {"display_name": "TypeScript", "language": "typescript", "name": "tslab"},
+            "language_info": {"name": "typescript", "file_extension": ".ts", "mimetype": "text/typescript"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+M, C = "markdown", "code"
+
+NOTEBOOKS = {
+"01-manifests.ipynb": [
+(M, """
+# 1. Declare and export InferenceService manifests
+
+An `InferenceService` tells KServe which model to serve and how. inferkit builds them as typed,
+validated objects and writes YAML a cluster accepts. Every builder throws a `ValidationError`
+naming the field when something is wrong.
+"""),
+(C, """
+import { inferenceService } from './src/manifest/inference-service';
+import { containerService } from './src/manifest/container-service';
+import { toYaml, fromYaml } from './src/manifest/manifest-yaml';
+import { envHubToken } from './src/config';
+import { existsSync, mkdirSync, writeFileSync } from 'fs';
+if (!existsSync('out/notebooks')) mkdirSync('out/notebooks', { recursive: true });
+"""),
+(M, "## The `model` form (V1 protocol), with CPU and memory"),
+(C, """
+const bert = inferenceService({
+  name: 'huggingface-bert',
+  modelId: 'dslim/bert-base-NER',
+  modelName: 'bert',
+  disableLowerCase: true,
+  resources: { cpu: '1', memory: '2Gi' },
+});
+console.log(toYaml(bert));
+"""),
+(M, "## The same model with the V2 (Open Inference) protocol and a GPU"),
+(C, """
+const bertV2 = inferenceService({
+  name: 'huggingface-bert-v2',
+  modelId: 'dslim/bert-base-NER',
+  modelName: 'bert',
+  protocol: 'v2',
+  resources: { cpu: '2', memory: '4Gi', gpu: 1 },
+});
+console.log(toYaml(bertV2));
+"""),
+(M, "## The `containers` form: a custom runtime image listening on `--http_port`"),
+(C, """
+const forecaster = containerService({
+  name: 'chronos-forecast',
+  namespace: 'forecasting',
+  image: 'kserve/huggingfaceserver:latest',
+  modelId: 'amazon/chronos-bolt-small',
+  modelName: 'chronos-bolt',
+  task: 'time_series_forecast',
+  resources: { cpu: '2', memory: '4Gi', gpu: 1 },
+});
+console.log(toYaml(forecaster));
+"""),
+(M, """
+## A gated model: the hub token goes into a Secret
+
+The token is read from the environment (`HF_TOKEN`) and written **only** into the Secret document;
+the InferenceService references it by `secretKeyRef`. We never print the Secret: the YAML file is
+written to disk and only the InferenceService is shown.
+"""),
+(C, """
+const token = envHubToken() ?? 'hf_placeholder_token_for_the_tutorial';
+const gated = inferenceService({ name: 'llama-guard', modelId: 'meta-llama/Llama-Guard-3-1B', hubToken: token });
+writeFileSync('out/notebooks/gated-model.yaml', toYaml(gated));
+console.log(toYaml([gated.service]));
+console.log('Secret written to out/notebooks/gated-model.yaml:', gated.secret?.metadata.name);
+"""),
+(M, "## Export all of them and validate the YAML by reading it back"),
+(C, """
+const all = toYaml([bert.service, bertV2.service, forecaster.service]);
+writeFileSync('out/notebooks/manifests.yaml', all);
+const docs = fromYaml(all);
+docs.map((d) => `${d.kind} ${d.metadata.name}: valid`).join('\\n');
+"""),
+(C, """
+import { isInferkitError } from './src/errors';
+try {
+  inferenceService({ name: 'Bad_Name', modelId: 'x/y' });
+} catch (e) {
+  console.log(isInferkitError(e) ? `${e.code}: ${e.message}` : e);
+}
+"""),
+],
+
+"02-token-classification.ipynb": [
+(M, """
+# 2. Token classification: V1 and V2 through the local server, and in the kernel
+
+`serve()` runs the manifests on one local port and routes by the `Host` header, like a KServe
+ingress. The model here is inferkit's offline NER fixture (`inferkit/ner-fixture`): real loading,
+tokenisation and ONNX inference, with a tiny known-words model instead of downloaded weights.
+"""),
+(C, """
+import { readFileSync, mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import * as tslab from 'tslab';
+import { fromYaml } from './src/manifest/manifest-yaml';
+import { serve } from './src/server/serve';
+import { defaultLoaders } from './src/server/default-loaders';
+import { remote } from './src/client/remote';
+import type { InferenceService } from './src/contract/inference-service';
+
+const manifests = ['examples/token-classification.yaml', 'examples/token-classification-v2.yaml']
+  .flatMap((f) => fromYaml(readFileSync(f, 'utf8')))
+  .filter((d): d is InferenceService => d.kind === 'InferenceService');
+const server = await serve(manifests, { port: 0, loaders: defaultLoaders({ cacheDir: '.cache' }) });
+(await server.loaded()).map((m) => `${m.service}: ${m.ready ? 'ready' : m.reason}`).join('\\n');
+"""),
+(M, "## V1: `{instances}` → per-token class ids, sent with the service's Host header"),
+(C, """
+const target = { ingressHost: server.host, ingressPort: server.port };
+const v1 = remote(target, { isvc: manifests[0] });
+const texts = ['My name is Wolfgang and I live in Berlin', 'Angela Merkel visited the United Nations in New York'];
+console.log('Host:', v1.host);
+JSON.stringify(await v1.predictV1({ instances: texts }));
+"""),
+(M, "## V2: a BYTES tensor in, an INT64 tensor `[N, 1, T]` out"),
+(C, """
+const v2 = remote(target, { isvc: manifests[1] });
+const answer = await v2.inferV2({ inputs: [{ name: 'input-0', shape: [texts.length], datatype: 'BYTES', data: texts }] });
+const out = answer.outputs[0];
+console.log('Host:', v2.host);
+`${out.name} ${out.datatype} shape=${JSON.stringify(out.shape)}`;
+"""),
+(C, "await server.close();"),
+(M, "## In the kernel: the same model, entities with character offsets, highlighted"),
+(C, """
+import { writeNerFixtureRepo } from './src/onnx/model-repo';
+import { loadTokenClassifier } from './src/runtime/token-classification/load-token-classifier';
+import { entitiesHtml } from './src/plot/entity-html';
+
+const dir = mkdtempSync(join(tmpdir(), 'ner-'));
+await writeNerFixtureRepo(dir, { lowercase: false });
+const ner = await loadTokenClassifier({ dir }, { modelName: 'bert', disableLowerCase: true });
+const results = await ner.classify(texts, { aggregation: 'simple' });
+tslab.display.html(entitiesHtml(texts.map((text, i) => ({ text, entities: results[i].entities })), { scores: true }));
+results.map((r) => r.entities.map((e) => ('entity_group' in e ? e.entity_group : e.entity) + ':' + e.word).join(', ')).join('\\n');
+"""),
+(C, "await ner.dispose();"),
+],
+
+"03-forecast-request.ipynb": [
+(M, """
+# 3. A forecast request composed by hand
+
+`POST /v1/timeseries/forecast` takes series, a horizon and optional quantiles, and answers with a
+status per output, quantile paths keyed by level, and usage. We serve `examples/forecast.yaml`
+(an offline seasonal-naive baseline under the name `chronos-bolt`) and call it through the client.
+"""),
+(C, """
+import { readFileSync } from 'fs';
+import { fromYaml } from './src/manifest/manifest-yaml';
+import { serve } from './src/server/serve';
+import { defaultLoaders } from './src/server/default-loaders';
+import { remote } from './src/client/remote';
+import { readCsv } from './src/data/csv';
+import { frameToInputs } from './src/data/frame-to-inputs';
+import type { InferenceService } from './src/contract/inference-service';
+import type { ForecastRequestInput } from './src/contract/forecast';
+
+const [isvc] = fromYaml(readFileSync('examples/forecast.yaml', 'utf8')).filter((d): d is InferenceService => d.kind === 'InferenceService');
+const server = await serve([isvc], { port: 0, loaders: defaultLoaders({ cacheDir: '.cache' }) });
+await server.loaded();
+const model = remote({ ingressHost: server.host, ingressPort: server.port }, { isvc });
+model.host;
+"""),
+(M, "## Compose the request: the last three years of AirPassengers, monthly, 12 steps, three quantiles"),
+(C, """
+const air = frameToInputs(await readCsv('datasets/classic_series.csv')).find((s) => s.name === 'AirPassengers');
+const request: ForecastRequestInput = {
+  model: model.name,
+  inputs: [{ type: 'univariate_time_series', name: 'air', series: (air?.series ?? []).slice(-36), frequency: 'M', start_timestamp: '1958-01-01T00:00:00Z' }],
+  options: { horizon: 12, quantiles: [0.1, 0.5, 0.9] },
+  metadata: { request_id: 'tutorial-1' },
+};
+const response = await model.forecast(request);
+const fc = response.outputs[0].content[0];
+console.log('status', response.status, '| output', response.outputs[0].status, '| error', response.error ?? null);
+console.log('forecast starts', fc.start_timestamp, '| quantile keys', Object.keys(fc.quantiles ?? {}).join(', '));
+console.log('mean', JSON.stringify(fc.mean_forecast));
+JSON.stringify(response.usage);
+"""),
+(M, "## Statuses and errors: a bad series fails alone (`partial`); a bad request fails as a whole"),
+(C, """
+const partial = await model.forecast({
+  ...request,
+  inputs: [...request.inputs, { type: 'univariate_time_series', name: 'empty', series: [null, null, null], frequency: 'M' }],
+});
+partial.status + ' | ' + partial.outputs.map((o) => `${o.status}${o.error ? ': ' + o.error.code + ' — ' + o.error.message : ''}`).join(' | ');
+"""),
+(C, """
+import { isInferkitError } from './src/errors';
+let outcome = '';
+try {
+  const bad = await model.forecast({ ...request, options: { horizon: 0 } });
+  outcome = `${bad.status}: ${bad.error?.code} (${bad.error?.param}) ${bad.error?.message}`;
+} catch (e) {
+  outcome = isInferkitError(e) ? `${e.code}: ${e.message}` : String(e);
+}
+outcome;
+"""),
+(C, "await server.close();"),
+],
+
+"04-batch-forecast.ipynb": [
+(M, """
+# 4. Batch forecast from a DataFrame of real series
+
+Twelve classic series (airline passengers, CO2, UK gas, the Nile, …) in long format
+`id,timestamp,value`. `frameToInputs` infers each series' frequency (months, quarters, years),
+`batchForecast` sends them in chunks with bounded concurrency and a live progress bar, and the
+result comes back as a DataFrame and a chart with 50% and 80% bands.
+"""),
+(C, """
+import * as tslab from 'tslab';
+import { mkdirSync } from 'fs';
+import { readCsv, writeCsv } from './src/data/csv';
+import { frameToInputs } from './src/data/frame-to-inputs';
+import { batchForecast } from './src/data/batch-forecast';
+import { forecastToFrame } from './src/data/forecast-to-frame';
+import { notebookProgress } from './src/data/progress-bar';
+import { forecastFigure } from './src/plot/forecast-figure';
+import { displayFigure } from './src/plot/display-figure';
+import { localForecaster } from './src/protocol/forecast/local-forecaster';
+import { theta } from './src/runtime/forecast/theta';
+mkdirSync('out/notebooks', { recursive: true });
+
+const df = await readCsv('datasets/classic_series.csv');
+const inputs = frameToInputs(df);
+inputs.map((s) => `${s.name}: ${s.series.length} × ${s.frequency} from ${s.start_timestamp}`).join('\\n');
+"""),
+(M, "The same call works with `remote(...)` instead of the in-kernel model; only the forecaster changes."),
+(C, """
+const forecaster = localForecaster(theta());
+const result = await batchForecast(inputs, forecaster, {
+  horizon: 24,
+  quantiles: [0.1, 0.25, 0.5, 0.75, 0.9],
+  chunkSize: 4,
+  concurrency: 2,
+  onProgress: notebookProgress(tslab.newDisplay(), { label: 'theta' }),
+});
+`${result.status}: ${result.forecasts.length} forecasts, ${result.failures.length} failures, ${result.requests} requests`;
+"""),
+(C, """
+const frame = forecastToFrame(result.forecasts);
+await writeCsv(frame, 'out/notebooks/forecasts.csv');
+frame.columns.join(', ') + ` (${frame.shape[0]} rows)`;
+"""),
+(C, """
+const fig = forecastFigure(inputs, result.forecasts, {
+  series: ['AirPassengers', 'co2', 'UKgas', 'Nile'],
+  bands: [[0.1, 0.9], [0.25, 0.75]],
+  historyTail: 96,
+  title: 'Theta forecasts with 50% and 80% bands',
+});
+const shown = await displayFigure(fig, { width: 1000, file: 'out/notebooks/forecast.html' });
+`PNG ${shown.png.length} bytes; interactive chart in ${shown.file}`;
+"""),
+],
+
+"05-backtest.ipynb": [
+(M, """
+# 5. Backtest: the available models against the baselines
+
+A rolling-origin backtest on the classic series: each model forecasts the last 12 steps from
+three origins; MASE (scaled by the seasonal naive error in-sample) and the weighted quantile loss
+are averaged over series. No pretrained Chronos-Bolt weights are reachable offline, so the
+"model" here is a Chronos-Bolt-shaped ONNX fixture: it shows the plumbing, not the accuracy of
+the real model.
+"""),
+(C, """
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { loadDataset } from './src/eval/datasets';
+import { evaluate, type Evaluation } from './src/eval/evaluate';
+import { seasonalNaive } from './src/runtime/forecast/seasonal-naive';
+import { theta } from './src/runtime/forecast/theta';
+import { writeChronosFixtureRepo } from './src/onnx/model-repo';
+import { loadChronosBolt } from './src/runtime/forecast/load-chronos-bolt';
+
+const series = (await loadDataset('classic_series')).map((s) => ({ name: s.name, values: s.values, frequency: s.frequency }));
+const dir = mkdtempSync(join(tmpdir(), 'chronos-'));
+await writeChronosFixtureRepo(dir, { kind: 'bolt-like', contextLength: 128, predictionLength: 12 });
+const models = [seasonalNaive(), theta(), await loadChronosBolt(dir, { name: 'chronos-bolt-fixture' })];
+const scores: Evaluation[] = [];
+for (const m of models) scores.push(await evaluate(m, series, { horizon: 12, folds: 3 }));
+scores.map((s) => `${s.model.padEnd(22)} MASE ${s.mase.toFixed(3)}  WQL ${s.wql.toFixed(3)}`).join('\\n');
+"""),
+(C, """
+import { scoreFigure, backtestFigure } from './src/plot/backtest-figure';
+import { displayFigure } from './src/plot/display-figure';
+const scoreChart = await displayFigure(scoreFigure(scores.map((s) => ({ model: s.model, mase: s.mase, wql: s.wql }))), { width: 700, height: 360 });
+"""),
+(M, "## Actual against forecast on the held-out year"),
+(C, """
+import { readCsv } from './src/data/csv';
+import { frameToInputs } from './src/data/frame-to-inputs';
+import { batchForecast } from './src/data/batch-forecast';
+import { localForecaster } from './src/protocol/forecast/local-forecaster';
+
+const pick = frameToInputs(await readCsv('datasets/classic_series.csv')).filter((s) => ['AirPassengers', 'UKDriverDeaths'].includes(s.name));
+const train = pick.map((s) => ({ ...s, series: s.series.slice(0, -12) }));
+const forecasts: Record<string, import('./src/contract/forecast').TimeSeriesForecast[]> = {};
+for (const m of models.slice(0, 2)) forecasts[m.name] = (await batchForecast(train, localForecaster(m), { horizon: 12 })).forecasts;
+const backtestChart = await displayFigure(backtestFigure(pick, forecasts, { historyTail: 48, title: 'Last 12 months held out' }), { width: 1000 });
+"""),
+(C, "for (const m of models) await m.dispose();"),
+],
+}
+
+for name, cells in NOTEBOOKS.items():
+    with open(os.path.join(ROOT, "notebooks", name), "w") as f:
+        json.dump(nb(cells), f, indent=1, ensure_ascii=False)
+        f.write("\n")
+print("wrote", len(NOTEBOOKS), "notebooks")

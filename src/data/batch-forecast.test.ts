@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { ForecastRequestInput, ForecastResponse, TimeSeriesInput } from '../contract/forecast.js';
+import type { CallOptions, Forecaster } from '../contract/predictor.js';
+import { InferkitError, ValidationError } from '../errors.js';
+import { localForecaster } from '../protocol/forecast/local-forecaster.js';
+import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
+import { batchForecast, type BatchProgress } from './batch-forecast.js';
+import { frameToInputs } from './frame-to-inputs.js';
+
+function series(n: number, length = 24): TimeSeriesInput[] {
+  return Array.from({ length: n }, (_, s) => ({
+    type: 'univariate_time_series' as const,
+    name: `s${s}`,
+    frequency: 'month' as const,
+    start_timestamp: '2020-01-01T00:00:00Z',
+    series: Array.from({ length }, (_, t) => 100 + s + 10 * Math.sin((2 * Math.PI * t) / 12)),
+  }));
+}
+
+/** A real in-kernel forecaster behind a wrapper that counts calls and concurrency and can fail on cue. */
+function instrumented(fail: (names: string[]) => unknown = () => undefined) {
+  const inner = localForecaster(seasonalNaive());
+  const stats = { calls: 0, inFlight: 0, maxInFlight: 0, sizes: [] as number[] };
+  const f: Forecaster = {
+    name: inner.name,
+    async forecast(request: ForecastRequestInput, options?: CallOptions): Promise<ForecastResponse> {
+      stats.calls++;
+      stats.sizes.push(request.inputs.length);
+      stats.inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 2));
+        const err = fail(request.inputs.map((i) => i.name));
+        if (err) throw err;
+        return await inner.forecast(request, options);
+      } finally {
+        stats.inFlight--;
+      }
+    },
+  };
+  return { f, stats };
+}
+
+describe('batchForecast', () => {
+  it('forecasts a thousand series in bounded-concurrency chunks, reporting progress', async () => {
+    const { f, stats } = instrumented();
+    const events: BatchProgress[] = [];
+    const r = await batchForecast(series(1000), f, { horizon: 6, quantiles: [0.1, 0.9], chunkSize: 100, concurrency: 3, onProgress: (p) => events.push(p) });
+    expect(r.status).toBe('completed');
+    expect(r.forecasts.map((x) => x.name)).toEqual(series(1000).map((s) => s.name));
+    expect(r.forecasts[0]).toMatchObject({ start_timestamp: '2022-01-01T00:00:00Z', frequency: 'month' });
+    expect(Object.keys(r.forecasts[0].quantiles ?? {})).toEqual(['0.1', '0.9']);
+    expect([stats.calls, r.requests, stats.maxInFlight]).toEqual([10, 10, 3]);
+    expect(events[0]).toEqual({ done: 0, total: 1000, failed: 0 });
+    expect(events.at(-1)).toEqual({ done: 1000, total: 1000, failed: 0 });
+    expect(events.map((e) => e.done)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(r.usage.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('collects per-series failures without losing the rest', async () => {
+    const inputs = series(10);
+    inputs[3] = { ...inputs[3], series: [null, null, null] };
+    const { f } = instrumented();
+    const events: BatchProgress[] = [];
+    const r = await batchForecast(inputs, f, { horizon: 3, chunkSize: 4, onProgress: (p) => events.push(p) });
+    expect(r.status).toBe('partial');
+    expect(r.failures.map((x) => x.name)).toEqual(['s3']);
+    expect(r.failures[0].error.message.length).toBeGreaterThan(0);
+    expect(r.forecasts).toHaveLength(9);
+    expect(events.at(-1)).toEqual({ done: 10, total: 10, failed: 1 });
+  });
+
+  it('splits a chunk rejected as invalid until the bad series is isolated', async () => {
+    const { f, stats } = instrumented((names) => (names.includes('s5') ? new ValidationError([{ path: 'inputs[5].series', message: 'bad series' }]) : undefined));
+    const r = await batchForecast(series(8), f, { horizon: 2, chunkSize: 8 });
+    expect(r.failures).toEqual([{ name: 's5', error: { code: 'invalid_request', message: 'inputs[5].series: bad series', param: 'inputs[5].series', type: 'request_error' } }]);
+    expect(r.forecasts.map((x) => x.name)).toEqual(['s0', 's1', 's2', 's3', 's4', 's6', 's7']);
+    expect(stats.sizes).toEqual([8, 4, 4, 2, 1, 1, 2]);
+  });
+
+  it('reports every series of a chunk that failed for another reason, keeping the other chunks', async () => {
+    const { f } = instrumented((names) => (names.includes('s2') ? new InferkitError('network', 'connection reset') : undefined));
+    const r = await batchForecast(series(6), f, { horizon: 2, chunkSize: 3 });
+    expect(r.failures.map((x) => [x.name, x.error.code, x.error.message])).toEqual([
+      ['s0', 'network', 'connection reset'],
+      ['s1', 'network', 'connection reset'],
+      ['s2', 'network', 'connection reset'],
+    ]);
+    expect(r.forecasts.map((x) => x.name)).toEqual(['s3', 's4', 's5']);
+  });
+
+  it('takes a long frame directly and stops when aborted', async () => {
+    const rows = ['a', 'b'].flatMap((id) => Array.from({ length: 24 }, (_, t) => ({ id, timestamp: new Date(Date.UTC(2020, t, 1)).toISOString(), value: t % 12 })));
+    const { f } = instrumented();
+    const r = await batchForecast(rows, f, { horizon: 12 });
+    expect(r.inputs).toEqual(frameToInputs(rows));
+    expect(r.forecasts.map((x) => x.mean_forecast)).toEqual([Array.from({ length: 12 }, (_, t) => t), Array.from({ length: 12 }, (_, t) => t)]);
+    const controller = new AbortController();
+    const run = batchForecast(series(50), f, { horizon: 2, chunkSize: 5, concurrency: 1, signal: controller.signal, onProgress: (p) => p.done >= 10 && controller.abort(new InferkitError('timeout', 'stopped by user')) });
+    await expect(run).rejects.toThrow('stopped by user');
+  });
+});

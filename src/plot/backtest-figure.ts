@@ -1,0 +1,86 @@
+import { InferkitError } from '../errors.js';
+import { PALETTE, escapeHtml, facetGrid, type PlotlyFigure, type PlotlyLayout, type PlotlyTrace } from './figure.js';
+import { pointsBySeries, type ForecastSource, type HistorySource, type SeriesPoints } from './series-points.js';
+
+/** Options of `backtestFigure`. */
+export interface BacktestFigureOptions {
+  /** Series to show, in this order. @default every series forecast by the first model */
+  series?: readonly string[];
+  /** Show only the last N actual points of each series. @default all */
+  historyTail?: number;
+  /** Facet columns. @default 1 up to 3 series, else 2 */
+  columns?: number;
+  title?: string;
+}
+
+/**
+ * Actual values against the mean forecasts of one or more models (`{ "seasonal-naive": response, … }`),
+ * one facet per series, the forecast origin marked. `actual` should include the held-out values.
+ */
+export function backtestFigure(actual: HistorySource, forecasts: Readonly<Record<string, ForecastSource>>, options: BacktestFigureOptions = {}): PlotlyFigure {
+  const truth = pointsBySeries(actual);
+  const models = Object.entries(forecasts).map(([model, source]) => ({ model, points: pointsBySeries(source) }));
+  if (models.length === 0) throw new InferkitError('invalid_request', 'backtestFigure: no forecasts given', { param: 'forecasts' });
+  const names = [...(options.series ?? models[0].points.keys())];
+  const missing = names.filter((n) => !truth.has(n));
+  if (missing.length > 0) throw new InferkitError('invalid_request', `backtestFigure: no actual values for ${missing.join(', ')}`, { param: 'actual' });
+  const columns = options.columns ?? (names.length <= 3 ? 1 : 2);
+  const grid = facetGrid(names.length, columns);
+  const data: PlotlyTrace[] = [];
+  const shapes: Record<string, unknown>[] = [];
+  const annotations: Record<string, unknown>[] = [];
+  const layout: PlotlyLayout = {
+    template: null,
+    paper_bgcolor: '#fff',
+    plot_bgcolor: '#fff',
+    font: { family: 'Helvetica, Arial, sans-serif', size: 12 },
+    margin: { l: 60, r: 20, t: options.title ? 70 : 40, b: 40 },
+    legend: { orientation: 'h', x: 0, y: -0.08, yanchor: 'top' },
+    hovermode: 'x',
+  };
+  if (options.title) layout.title = { text: escapeHtml(options.title) };
+  names.forEach((n, k) => {
+    const g = grid[k];
+    const ref = { xaxis: g.x, yaxis: g.y };
+    const a = truth.get(n) as SeriesPoints;
+    const from = options.historyTail === undefined ? 0 : Math.max(0, a.x.length - options.historyTail);
+    data.push({ type: 'scatter', mode: 'lines', name: 'actual', legendgroup: 'actual', showlegend: k === 0, x: a.x.slice(from), y: (a.columns.get('value') ?? []).slice(from), line: { color: '#404040', width: 1.5 }, ...ref, meta: n });
+    let origin: string | number | undefined;
+    models.forEach(({ model, points }, m) => {
+      const f = points.get(n);
+      if (!f) return;
+      origin ??= f.x[0];
+      data.push({ type: 'scatter', mode: 'lines', name: escapeHtml(model), legendgroup: model, showlegend: k === 0, x: f.x, y: f.columns.get('mean'), line: { color: PALETTE[m % PALETTE.length], width: 2, dash: m === 0 ? 'solid' : 'dash' }, ...ref, meta: n });
+    });
+    layout[g.xaxis] = { domain: g.xDomain, anchor: g.y, showgrid: true, gridcolor: '#eee' };
+    layout[g.yaxis] = { domain: g.yDomain, anchor: g.x, showgrid: true, gridcolor: '#eee' };
+    shapes.push({ type: 'line', xref: g.x, yref: `${g.y} domain`, x0: origin, x1: origin, y0: 0, y1: 1, line: { color: '#888', width: 1, dash: 'dot' } });
+    annotations.push({ text: `<b>${escapeHtml(n)}</b>`, xref: 'paper', yref: 'paper', x: (g.xDomain[0] + g.xDomain[1]) / 2, y: g.yDomain[1], xanchor: 'center', yanchor: 'bottom', showarrow: false });
+  });
+  layout.shapes = shapes;
+  layout.annotations = annotations;
+  layout.height = Math.max(320, Math.ceil(names.length / columns) * 240 + 80);
+  return { data, layout };
+}
+
+/** Mean scores per model as grouped bars (lower is better), e.g. from `evaluate()` results. */
+export function scoreFigure(scores: ReadonlyArray<{ model: string } & Record<string, unknown>>, metrics: readonly string[] = ['mase', 'wql']): PlotlyFigure {
+  const data: PlotlyTrace[] = metrics.map((metric, i) => ({
+    type: 'bar',
+    name: escapeHtml(metric.toUpperCase()),
+    x: scores.map((s) => escapeHtml(s.model)),
+    y: scores.map((s) => (typeof s[metric] === 'number' && Number.isFinite(s[metric]) ? s[metric] : null)),
+    marker: { color: PALETTE[i % PALETTE.length] },
+  }));
+  const layout: PlotlyLayout = {
+    template: null,
+    paper_bgcolor: '#fff',
+    plot_bgcolor: '#fff',
+    barmode: 'group',
+    height: 360,
+    margin: { l: 60, r: 20, t: 50, b: 60 },
+    title: { text: 'Backtest accuracy (lower is better)' },
+    yaxis: { gridcolor: '#eee', rangemode: 'tozero' },
+  };
+  return { data, layout };
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { InferkitError } from '../errors.js';
+import { escapeHtml, type PlotlyFigure } from './figure.js';
+
+/** Options of `renderHtml`. */
+export interface RenderHtmlOptions {
+  /** Page title. @default "inferkit figure" */
+  title?: string;
+  /**
+   * How the page gets plotly.js: `inline` embeds the 4.8 MB bundle (a self-contained file); a string is
+   * used as the `<script src>` (e.g. a relative path to `plotly.min.js`). @default "inline"
+   */
+  plotly?: 'inline' | { src: string };
+  /** Path of `plotly.min.js`. @default resolved from `plotly.js-dist-min` under `process.cwd()` */
+  plotlyPath?: string;
+}
+
+/** Absolute path of plotly.js-dist-min's bundle, resolved from `root` (no `import.meta`: works under tslab too). */
+export function plotlyBundlePath(root: string = process.cwd()): string {
+  try {
+    return createRequire(join(root, 'package.json')).resolve('plotly.js-dist-min');
+  } catch (e) {
+    throw new InferkitError('config', `plotly.js-dist-min not found from ${root}; run npm install or pass plotlyPath`, { cause: e });
+  }
+}
+
+/** JSON safe inside `<script>`: `<` escaped so text cannot close the tag. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** A standalone HTML page drawing the figure (interactive, responsive). */
+export function renderHtml(fig: PlotlyFigure, options: RenderHtmlOptions = {}): string {
+  const mode = options.plotly ?? 'inline';
+  const script =
+    mode === 'inline'
+      ? `<script>${readFileSync(options.plotlyPath ?? plotlyBundlePath(), 'utf8').replace(/<\/script/gi, '<\\/script')}</script>`
+      : `<script src="${escapeHtml(mode.src)}"></script>`;
+  return [
+    '<!DOCTYPE html>',
+    `<html><head><meta charset="utf-8"><title>${escapeHtml(options.title ?? 'inferkit figure')}</title>`,
+    '<style>html,body{margin:0;background:#fff}#plot{width:100%}</style>',
+    script,
+    '</head><body><div id="plot"></div>',
+    `<script>const fig=${scriptJson(fig)};Plotly.newPlot('plot',fig.data,fig.layout,{responsive:true});</script>`,
+    '</body></html>',
+  ].join('\n');
+}

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { fromYaml } from '../../src/manifest/manifest-yaml.js';
+import { decodePng } from './png-pixels.js';
+
+const run = promisify(execFile);
+/** A fake hub token: it must reach the Secret file and appear in no notebook output. */
+const TOKEN = 'hf_notebookTestSecret_7d1c0ffee';
+
+interface Output {
+  output_type: string;
+  text?: string | string[];
+  data?: Record<string, string | string[]>;
+  ename?: string;
+}
+interface Notebook {
+  cells: Array<{ cell_type: string; outputs?: Output[] }>;
+}
+
+const join1 = (v: string | string[] | undefined): string => (Array.isArray(v) ? v.join('') : v ?? '');
+const texts = (nb: Notebook): string =>
+  nb.cells.flatMap((c) => c.outputs ?? []).map((o) => join1(o.text) + join1(o.data?.['text/plain']) + join1(o.data?.['text/html'])).join('\n');
+const pngs = (nb: Notebook): Uint8Array[] =>
+  nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => (o.data?.['image/png'] ? [new Uint8Array(Buffer.from(join1(o.data['image/png']), 'base64'))] : []));
+
+describe('notebooks (headless, tslab kernel)', () => {
+  it('run without a cell error and produce the expected outputs', { timeout: 900_000 }, async () => {
+    const out = await mkdtemp(join(tmpdir(), 'inferkit-nb-'));
+    const { stdout } = await run('bash', ['scripts/run-notebooks.sh'], {
+      env: { ...process.env, NOTEBOOK_OUT: out, HF_TOKEN: TOKEN },
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((e: { stdout?: string; stderr?: string }) => {
+      throw new TypeError(`notebooks failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    });
+    const names = (await readdir('notebooks')).filter((f) => f.endsWith('.ipynb')).sort();
+    expect(names).toHaveLength(5);
+    expect(stdout.match(/^ok /gm)).toHaveLength(5);
+    const nbs = new Map<string, Notebook>();
+    for (const name of names) nbs.set(name, JSON.parse(await readFile(join(out, name), 'utf8')) as Notebook);
+    for (const [name, nb] of nbs) {
+      expect(nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.output_type === 'error'), name).toEqual([]);
+      expect(JSON.stringify(nb), `${name} leaks the hub token`).not.toContain(TOKEN);
+      expect(JSON.stringify(nb), `${name} inlines plotly`).not.toContain('plotly.js v');
+    }
+    // 1: the exported manifests validate; the Secret file got the token, the outputs did not.
+    expect(texts(nbs.get('01-manifests.ipynb') as Notebook)).toContain('InferenceService huggingface-bert-v2: valid');
+    const docs = fromYaml(await readFile('out/notebooks/manifests.yaml', 'utf8'));
+    expect(docs.map((d) => d.metadata.name)).toEqual(['huggingface-bert', 'huggingface-bert-v2', 'chronos-forecast']);
+    expect(await readFile('out/notebooks/gated-model.yaml', 'utf8')).toContain(TOKEN);
+    // 2: V1/V2 through the Host header, entities highlighted.
+    const t2 = texts(nbs.get('02-token-classification.ipynb') as Notebook);
+    expect(t2).toContain('Host: huggingface-bert.default.example.com');
+    expect(t2).toContain('output-0 INT64 shape=[2,1,');
+    expect(t2).toContain('PER:Angela Merkel');
+    expect(t2).toContain('<mark');
+    // 3: quantiles, usage, partial and error statuses.
+    const t3 = texts(nbs.get('03-forecast-request.ipynb') as Notebook);
+    expect(t3).toContain('quantile keys 0.1, 0.5, 0.9');
+    expect(t3).toMatch(/"total_tokens":\d+/);
+    expect(t3).toMatch(/^partial \| completed \| error/m);
+    expect(t3).toContain('options.horizon');
+    // 4: a real PNG chart with drawn pixels, and the forecast CSV.
+    const [chart] = pngs(nbs.get('04-batch-forecast.ipynb') as Notebook);
+    const img = decodePng(chart);
+    let drawn = 0;
+    for (let y = 60; y < img.height - 60; y += 2) for (let x = 70; x < img.width - 30; x += 2) if (img.pixel(x, y)[0] < 200) drawn++;
+    expect(drawn).toBeGreaterThan(1000);
+    expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('completed: 12 forecasts, 0 failures');
+    expect((await readFile('out/notebooks/forecasts.csv', 'utf8')).split('\n')[0]).toBe('id,timestamp,mean,q0.1,q0.25,q0.5,q0.75,q0.9');
+    // 5: scores for the baselines and the model, two charts.
+    const t5 = texts(nbs.get('05-backtest.ipynb') as Notebook);
+    expect(t5).toMatch(/seasonal-naive\s+MASE \d/);
+    expect(t5).toMatch(/theta\s+MASE \d/);
+    expect(pngs(nbs.get('05-backtest.ipynb') as Notebook)).toHaveLength(2);
+  });
+});
