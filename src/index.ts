@@ -1,0 +1,122 @@
+/**
+ * inferkit's public API: the one barrel. Internal code imports concrete files, never this one.
+ * Grouped in the order data flows: contract → manifest → hub → runtime → protocol → server/client →
+ * data/plot → eval.
+ */
+
+// Errors and configuration
+export { InferkitError, ValidationError, HttpError, isInferkitError } from './errors.js';
+export type { InferkitErrorCode, InferkitErrorOptions, ValidationIssue } from './errors.js';
+export { envHubToken, envHubUrl, envOffline, envCacheDir, envIngress } from './config.js';
+
+// Contract: wire schemas, enums, interfaces
+export {
+  FREQUENCIES, FREQUENCY_ALIASES, normalizeFrequency, FrequencySchema, STATUSES, StatusSchema,
+  TIME_SERIES_TYPES, TimeSeriesTypeSchema,
+} from './contract/enums.js';
+export type { Frequency, Status, TimeSeriesType } from './contract/enums.js';
+export {
+  TimeSeriesSchema, TimeSeriesInputSchema, ForecastOptionsSchema, MetadataSchema, ForecastRequestSchema,
+  ApiErrorSchema, TimeSeriesForecastSchema, ForecastOutputSchema, UsageSchema, ForecastResponseSchema,
+} from './contract/forecast.js';
+export type {
+  TimeSeries, TimeSeriesInput, ForecastOptions, ForecastRequest, ForecastRequestInput, ApiError,
+  TimeSeriesForecast, ForecastOutput, Usage, ForecastResponse,
+} from './contract/forecast.js';
+export { V1PredictRequestSchema, V1PredictResponseSchema, ErrorBodySchema } from './contract/v1.js';
+export type { V1PredictRequest, V1PredictResponse, ErrorBody } from './contract/v1.js';
+export {
+  V2InferRequestSchema, V2InferResponseSchema, V2TensorSchema, V2ModelMetadataSchema, V2ServerMetadataSchema,
+} from './contract/v2.js';
+export type {
+  V2InferRequest, V2InferResponse, V2Tensor, V2ModelMetadata, V2ServerMetadata, V2Datatype,
+} from './contract/v2.js';
+export { InferenceServiceSchema, SecretSchema } from './contract/inference-service.js';
+export type { InferenceService, InferenceServiceStatus, Secret, Resources } from './contract/inference-service.js';
+export { parseContract, formatPath } from './contract/parse.js';
+export type { Predictor, Forecaster, CallOptions } from './contract/predictor.js';
+
+// Manifests
+export { inferenceService } from './manifest/inference-service.js';
+export type { InferenceServiceOptions } from './manifest/inference-service.js';
+export { containerService } from './manifest/container-service.js';
+export type { ContainerServiceOptions } from './manifest/container-service.js';
+export type { Manifest } from './manifest/manifest.js';
+export { toYaml, fromYaml } from './manifest/manifest-yaml.js';
+export type { ManifestDocument } from './manifest/manifest-yaml.js';
+export { parseRuntimeArgs } from './manifest/parse-runtime-args.js';
+export { runtimeConfig } from './manifest/runtime-config.js';
+export type { RuntimeConfig } from './manifest/runtime-config.js';
+export { defaultServiceUrl, serviceHostname } from './manifest/service-url.js';
+export { statusRow, formatStatusTable, STATUS_COLUMNS } from './manifest/status-row.js';
+export type { StatusRow } from './manifest/status-row.js';
+export { formatAge } from './manifest/format-age.js';
+
+// Hub
+export { resolveModel, DEFAULT_HUB_URL } from './hub/resolve-model.js';
+export type { ResolveModelOptions, ResolvedModel, HubProgressEvent } from './hub/types.js';
+export { TOKEN_CLASSIFICATION_FILES, FORECAST_FILES, tokenClassificationFiles } from './hub/file-spec.js';
+export type { FileSpec } from './hub/file-spec.js';
+export { hubOptionsFromEnv } from './hub/hub-options-from-env.js';
+
+// Runtime (in-kernel models)
+export { availableExecutionProviders } from './runtime/ort.js';
+export type { SessionOptions, ExecutionProvider } from './runtime/ort.js';
+export { loadTokenClassifier } from './runtime/token-classification/load-token-classifier.js';
+export type { TokenClassifierOptions, TokenClassifierSource } from './runtime/token-classification/load-token-classifier.js';
+export type { TokenClassifier, ClassifyOptions, ClassifiedText } from './runtime/token-classification/token-classifier.js';
+export type { AggregationStrategy, Entity, GroupedEntity } from './runtime/token-classification/group-entities.js';
+export { loadChronosBolt } from './runtime/forecast/load-chronos-bolt.js';
+export type { LoadChronosBoltOptions } from './runtime/forecast/load-chronos-bolt.js';
+export type { ForecastModel, ModelForecast } from './runtime/forecast/forecast-model.js';
+export { seasonalNaive } from './runtime/forecast/seasonal-naive.js';
+export { theta } from './runtime/forecast/theta.js';
+export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
+
+// Protocol semantics (shared by the kernel and the server)
+export { forecast } from './protocol/forecast/forecast.js';
+export { localForecaster } from './protocol/forecast/local-forecaster.js';
+export { errorResponse, toApiError } from './protocol/forecast/error-response.js';
+export { advanceTimestamp } from './protocol/forecast/advance-timestamp.js';
+
+// Serving and remote calls
+export { serve } from './server/serve.js';
+export type { ServeOptions, RunningServer } from './server/serve.js';
+export { defaultLoaders } from './server/default-loaders.js';
+export type { ModelState } from './server/model-registry.js';
+export type { ModelLoader, ModelLoaders } from './server/model-loader.js';
+export { remote } from './client/remote.js';
+export type { RemoteTarget, RemoteOptions, RemoteModel } from './client/remote.js';
+export { listInferenceServices } from './client/list-inference-services.js';
+
+// DataFrames and batch forecasting
+export { frameToInputs } from './data/frame-to-inputs.js';
+export type { FrameToInputsOptions, SeriesInput } from './data/frame-to-inputs.js';
+export { wideFrameToInputs } from './data/wide-frame-to-inputs.js';
+export { forecastToFrame, inputsToFrame } from './data/forecast-to-frame.js';
+export { batchForecast } from './data/batch-forecast.js';
+export type { BatchForecastOptions, BatchForecastResult, BatchProgress } from './data/batch-forecast.js';
+export { terminalProgress, notebookProgress } from './data/progress-bar.js';
+export { readCsv, writeCsv, parseCsv, toCsv } from './data/csv.js';
+export { inferFrequency } from './data/infer-frequency.js';
+
+// Plots
+export { forecastFigure } from './plot/forecast-figure.js';
+export type { ForecastFigureOptions } from './plot/forecast-figure.js';
+export { backtestFigure, scoreFigure } from './plot/backtest-figure.js';
+export { entityHtml, entitiesHtml } from './plot/entity-html.js';
+export { renderHtml } from './plot/render-html.js';
+export { renderPng } from './plot/render-png.js';
+export { displayFigure } from './plot/display-figure.js';
+export type { PlotlyFigure } from './plot/figure.js';
+
+// Evaluation
+export { evaluate } from './eval/evaluate.js';
+export type { EvaluateOptions, Evaluation } from './eval/evaluate.js';
+export { mase, weightedQuantileLoss } from './eval/metrics.js';
+export { loadDataset } from './eval/datasets.js';
+
+// Fixture models built by the project (offline demos, tests)
+export { writeNerFixtureRepo, writeChronosFixtureRepo, writeTokenClassifierRepo } from './onnx/model-repo.js';
+export { buildBertTokenClassifier } from './onnx/bert-token-classifier.js';
+export { buildRuleForecaster, buildChronosBoltLike } from './onnx/chronos-bolt.js';
