@@ -7,8 +7,8 @@ bash scripts/ensure-deps.sh --system || { echo "dependency install failed"; echo
 
 report=".vitest-report.json"
 rm -f "$report"
-echo "» typecheck (tsc --noEmit)"
-npx tsc -p tsconfig.json --noEmit
+echo "» typecheck (TypeScript 5.9; node_modules/.bin/tsc is tslab's 5.0)"
+node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit
 tsc_rc=$?
 echo "» vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
