@@ -1,0 +1,159 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ACCURACY_ADAPTER, DEFAULT_ADAPTER, FORECAST_ADAPTER, type BenchAdapter } from './lib/colleague-adapters.js';
+import { benchCacheDir } from './lib/graph-cache.js';
+import { machineInfo, machineLine } from './lib/machine.js';
+import { normalizeResult } from './lib/normalize-result.js';
+import { RssSampler } from './lib/rss.js';
+import { formatMiB } from './lib/stats.js';
+import { markdownTable } from './lib/table.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** One benchmark run-all knows: a module in bench/ and the function it exports. */
+interface BenchEntry {
+  name: string;
+  title: string;
+  /** File under bench/ (without extension). */
+  file: string;
+  /** Exported function names tried in order; the first function found is called. */
+  exports: string[];
+  /** How to call it and render its result. @default DEFAULT_ADAPTER */
+  adapter?: BenchAdapter;
+}
+
+const BENCHES: BenchEntry[] = [
+  { name: 'token-classification', title: 'Token classification in the kernel (raw ORT vs inferkit vs transformers.js)', file: 'token-classification', exports: ['runTokenClassificationBench'] },
+  { name: 'forecast', title: 'Forecast in the kernel (raw ORT vs inferkit)', file: 'forecast', exports: ['runForecastBench'], adapter: FORECAST_ADAPTER },
+  { name: 'accuracy', title: 'Forecast accuracy of the baselines (rolling-origin backtest)', file: 'accuracy', exports: ['runAccuracyBench'], adapter: ACCURACY_ADAPTER },
+  { name: 'server', title: 'Server V1/V2/forecast vs in-kernel, at several concurrencies', file: 'server', exports: ['runServerBench'] },
+  { name: 'batch-forecast', title: 'Batch forecast of many series from a DataFrame', file: 'batch-forecast', exports: ['runBatchForecastBench'] },
+  { name: 'scaling', title: 'Scaling: how cost grows with series count, series length and text length', file: 'scaling', exports: ['runScalingBench'] },
+  { name: 'profile', title: 'Profile of the hot paths (node --cpu-prof)', file: 'lib/profile-hot-paths', exports: ['runProfileBench'] },
+];
+
+/** Parsed command line of `npm run bench -- …`. */
+interface RunAllOptions {
+  quick: boolean;
+  only: string[];
+  skip: string[];
+  threads: number;
+  out: string;
+  long: boolean;
+}
+
+function parseArgs(argv: readonly string[]): RunAllOptions {
+  const opts: RunAllOptions = { quick: false, only: [], skip: [], threads: 1, out: join(here, 'RESULTS.md'), long: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--quick') opts.quick = true;
+    else if (a === '--long') opts.long = true;
+    else if (a === '--only') opts.only.push(...value().split(','));
+    else if (a === '--skip') opts.skip.push(...value().split(','));
+    else if (a === '--threads') opts.threads = Number(value());
+    else if (a === '--out') opts.out = value();
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(
+        `npm run bench -- [--quick] [--only NAME[,NAME]] [--skip NAME] [--threads N] [--long] [--out FILE]\nbenchmarks: ${BENCHES.map((b) => b.name).join(', ')}\n`,
+      );
+      process.exit(0);
+    } else throw new Error(`unknown option ${a} (try --help)`);
+  }
+  const unknown = [...opts.only, ...opts.skip].filter((n) => !BENCHES.some((b) => b.name === n));
+  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new Error('--threads must be a positive integer');
+  return opts;
+}
+
+type Outcome = { status: 'ok'; blocks: string[]; peak: number; seconds: number } | { status: 'not available' | 'failed'; reason: string; seconds: number };
+
+async function runOne(entry: BenchEntry, opts: RunAllOptions, log: (l: string) => void): Promise<Outcome> {
+  const t0 = performance.now();
+  const seconds = () => Math.round((performance.now() - t0) / 100) / 10;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(join(here, `${entry.file}.ts`)).href)) as Record<string, unknown>;
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const missing = err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes(`${entry.file}.ts`);
+    return { status: missing ? 'not available' : 'failed', reason: missing ? `bench/${entry.file}.ts does not exist yet` : String(err.message).split('\n')[0], seconds: seconds() };
+  }
+  const name = entry.exports.find((n) => typeof mod[n] === 'function');
+  if (!name) return { status: 'not available', reason: `bench/${entry.file}.ts exports none of ${entry.exports.join(', ')}`, seconds: seconds() };
+  const fn = mod[name] as (o: Record<string, unknown>) => Promise<unknown>;
+  const rss = new RssSampler().start();
+  try {
+    const adapter = entry.adapter ?? DEFAULT_ADAPTER;
+    const blocks: string[] = [];
+    let peak = 0;
+    for (const call of adapter.calls({ quick: opts.quick, threads: opts.threads, long: opts.long, log, cacheDir: benchCacheDir() })) {
+      const value = await fn(call);
+      const normalized = normalizeResult(adapter.render ? adapter.render(value, call) : value);
+      blocks.push(...normalized.blocks);
+      peak = Math.max(peak, normalized.peakRssBytes ?? 0);
+    }
+    return { status: 'ok', blocks, peak: Math.max(peak, rss.stop().peakBytes), seconds: seconds() };
+  } catch (e) {
+    return { status: 'failed', reason: ((e as Error).stack ?? String(e)).split('\n').slice(0, 3).join(' / '), seconds: seconds() };
+  } finally {
+    rss.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const log = (l: string) => process.stderr.write(`  ${l}\n`);
+  const machine = machineInfo();
+  const selected = BENCHES.filter((b) => (opts.only.length === 0 || opts.only.includes(b.name)) && !opts.skip.includes(b.name));
+  process.stderr.write(`inferkit bench: ${selected.map((b) => b.name).join(', ')}${opts.quick ? ' (quick)' : ''}\n${machineLine(machine)}\n`);
+  const started = new Date();
+  const sections: string[] = [];
+  const summary: string[][] = [];
+  for (const entry of selected) {
+    process.stderr.write(`▶ ${entry.name}\n`);
+    const outcome = await runOne(entry, opts, log);
+    const head = `## ${entry.title}\n\n\`--only ${entry.name}\` · ${outcome.seconds} s`;
+    if (outcome.status === 'ok') {
+      sections.push(`${head} · peak RSS ${formatMiB(outcome.peak)}\n\n${outcome.blocks.join('\n\n')}`);
+      summary.push([entry.name, 'ok', `${outcome.seconds}`, formatMiB(outcome.peak)]);
+      process.stderr.write(`  done in ${outcome.seconds} s\n`);
+    } else {
+      sections.push(`${head}\n\n**${outcome.status}**: ${outcome.reason}`);
+      summary.push([entry.name, outcome.status, `${outcome.seconds}`, '']);
+      process.stderr.write(`  ${outcome.status}: ${outcome.reason}\n`);
+    }
+    // Written after every benchmark, so an interrupted run still leaves what it measured.
+    await write(selected.length - summary.length);
+  }
+  process.stderr.write(`wrote ${opts.out}\n`);
+
+  async function write(pending: number): Promise<void> {
+    const doc = [
+      '# inferkit benchmark results',
+      '',
+      `Generated by \`npm run bench --${opts.quick ? ' --quick' : ''}${opts.only.length ? ` --only ${opts.only.join(',')}` : ''}\` on ${started.toISOString()} (do not edit by hand; see bench/README.md for what each number means).`,
+      '',
+      `**Machine:** ${machineLine(machine)}. ONNX Runtime intra-op threads per session: ${opts.threads}.`,
+      '',
+      'Numbers are medians over repeated runs after warm-up, with (min–max); ratios compare medians measured in the same process, interleaved. On a shared 2-core machine absolute numbers move a lot between runs: trust ratios more than milliseconds.',
+      '',
+      markdownTable(['benchmark', 'status', 'seconds', 'peak RSS'], summary),
+      '',
+      ...(pending > 0 ? [`_Run in progress: ${pending} benchmark(s) still to come._`, ''] : []),
+      ...sections.flatMap((s) => [s, '']),
+    ].join('\n');
+    await mkdir(dirname(opts.out), { recursive: true });
+    await writeFile(opts.out, doc);
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).message}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { topSelfTime, type CpuProfile } from '../bench/lib/cpu-profile.js';
+import { measure } from '../bench/lib/measure.js';
+import { normalizeResult } from '../bench/lib/normalize-result.js';
+import { formatMiB, formatNumber, formatRatio, formatSummary, median, minMax, percentile, rateOf, summarize } from '../bench/lib/stats.js';
+import { markdownTable, renderTable } from '../bench/lib/table.js';
+
+describe('median', () => {
+  it('takes the middle of an odd sample and the mean of the two middles of an even one, unsorted input', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+    expect(median([])).toBeNaN();
+  });
+  it('does not reorder the caller\'s array', () => {
+    const xs = [3, 1, 2];
+    median(xs);
+    expect(xs).toEqual([3, 1, 2]);
+  });
+});
+
+describe('minMax / summarize / percentile', () => {
+  it('finds the extremes, including negatives', () => {
+    expect(minMax([2, -1, 9, 4])).toEqual({ min: -1, max: 9 });
+    expect(summarize([10, 30, 20])).toEqual({ median: 20, min: 10, max: 30, n: 3 });
+  });
+  it('returns NaN extremes for an empty sample', () => {
+    const r = minMax([]);
+    expect(r.min).toBeNaN();
+    expect(r.max).toBeNaN();
+  });
+  it('uses nearest rank for percentiles', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(xs, 50)).toBe(50);
+    expect(percentile(xs, 99)).toBe(99);
+    expect(percentile(xs, 100)).toBe(100);
+    expect(percentile([42], 99)).toBe(42);
+  });
+});
+
+describe('rateOf', () => {
+  it('turns ms per call into units per second, swapping min and max', () => {
+    const r = rateOf({ median: 100, min: 50, max: 200, n: 3 }, 10);
+    expect(r).toEqual({ median: 100, min: 50, max: 200, n: 3 });
+    const s = rateOf({ median: 250, min: 200, max: 500, n: 3 }, 1);
+    expect(s.median).toBe(4);
+    expect(s.min).toBe(2);
+    expect(s.max).toBe(5);
+  });
+});
+
+describe('formatting', () => {
+  it('formats ratios as two-decimal multipliers and refuses meaningless ones', () => {
+    expect(formatRatio(93, 100)).toBe('0.93×');
+    expect(formatRatio(3, 2)).toBe('1.50×');
+    expect(formatRatio(1, 0)).toBe('n/a');
+    expect(formatRatio(undefined, 2)).toBe('n/a');
+    expect(formatRatio(Number.NaN, 2)).toBe('n/a');
+  });
+  it('keeps about three significant digits with separators', () => {
+    expect(formatNumber(12345.6)).toBe('12,346');
+    expect(formatNumber(123.4)).toBe('123');
+    expect(formatNumber(12.34)).toBe('12.3');
+    expect(formatNumber(1.234)).toBe('1.23');
+    expect(formatNumber(0.12345)).toBe('0.123');
+    expect(formatNumber(Number.POSITIVE_INFINITY)).toBe('n/a');
+  });
+  it('writes median (min–max) and collapses a single sample', () => {
+    expect(formatSummary({ median: 12.3, min: 11.9, max: 13, n: 5 })).toBe('12.3 (11.9–13.0)');
+    expect(formatSummary({ median: 5, min: 5, max: 5, n: 1 })).toBe('5.00');
+    expect(formatMiB(3 * 2 ** 20)).toBe('3 MiB');
+  });
+});
+
+describe('markdownTable', () => {
+  it('right-aligns numeric columns, pads short rows and escapes pipes', () => {
+    const md = markdownTable(['name', 'ms'], [['a|b', '1'], ['c']]);
+    expect(md).toBe(['| name | ms |', '| --- | ---: |', '| a\\|b | 1 |', '| c |  |'].join('\n'));
+  });
+  it('renders a titled table with notes', () => {
+    const md = renderTable({ title: 'T', headers: ['x'], rows: [['1']], notes: ['n'] });
+    expect(md.split('\n')).toEqual(['### T', '', '| x |', '| --- |', '| 1 |', '', '- n']);
+  });
+});
+
+describe('normalizeResult', () => {
+  it('renders plain records as one table and keeps markdown strings', () => {
+    const r = normalizeResult([{ model: 'theta', mase: 0.5 }, { model: 'naive', mase: 1.25 }]);
+    expect(r.blocks[0].split('\n')[0]).toBe('| model | mase |');
+    expect(r.blocks[0]).toContain('| naive | 1.250 |');
+    expect(normalizeResult('  # hi \n').blocks).toEqual(['# hi']);
+  });
+  it('takes BenchResult tables and their peak RSS', () => {
+    const r = normalizeResult({ tables: [{ title: 'A', headers: ['h'], rows: [['1']] }], peakRssBytes: 42 });
+    expect(r.blocks[0].startsWith('### A')).toBe(true);
+    expect(r.peakRssBytes).toBe(42);
+  });
+});
+
+describe('measure', () => {
+  it('runs warm-up calls untimed and the timed runs a bounded number of times', async () => {
+    let calls = 0;
+    const m = await measure(() => {
+      calls++;
+    }, { warmup: 2, runs: 4 });
+    expect(calls).toBe(6);
+    expect(m.n).toBe(4);
+    expect(m.samples).toHaveLength(4);
+    expect(m.min).toBeLessThanOrEqual(m.median);
+    expect(m.median).toBeLessThanOrEqual(m.max);
+  });
+});
+
+describe('topSelfTime', () => {
+  it('charges samples to functions, native frames to their JS caller, and leaves idle out', () => {
+    const profile: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2, 4] },
+        { id: 2, callFrame: { functionName: 'run', url: 'file:///repo/src/a.ts', lineNumber: 9 }, children: [3] },
+        { id: 3, callFrame: { functionName: 'dispatch', url: '', lineNumber: -1 } },
+        { id: 4, callFrame: { functionName: '(idle)', url: '', lineNumber: -1 } },
+      ],
+      samples: [2, 3, 3, 4],
+      timeDeltas: [1000, 2000, 1000, 5000],
+      startTime: 0,
+      endTime: 9000,
+    };
+    const r = topSelfTime(profile, '/repo');
+    expect(r.idleMs).toBe(5);
+    expect(r.busyMs).toBe(4);
+    expect(r.rows[0]).toEqual({ fn: 'native, called from run (src/a.ts)', selfMs: 3, percent: 75 });
+    expect(r.rows[1]).toEqual({ fn: 'run (src/a.ts:10)', selfMs: 1, percent: 25 });
+  });
+});
