@@ -145,11 +145,14 @@ function assemble(input: TimeSeriesInput, paths: ArrayLike<number>[]): number[] 
   return Array.from({ length: paths[0].length }, (_, t) => paths.map((p) => shortFloat32(p[t])));
 }
 
-/** The shortest decimal (6–9 significant digits) whose float32 is the float32 of `x`. */
+/**
+ * A short decimal (7–9 significant digits, the fewest that work) whose float32 is the float32 of `x`.
+ * Starts at 7 digits: one `toPrecision` call settles almost every value (this runs per output value).
+ */
 export function shortFloat32(x: number): number {
   if (!Number.isFinite(x)) return x;
   const f = Math.fround(x);
-  for (let digits = 6; digits < 9; digits++) {
+  for (let digits = 7; digits < 9; digits++) {
     const y = Number(f.toPrecision(digits));
     if (Math.fround(y) === f) return y;
   }
