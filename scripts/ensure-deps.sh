@@ -19,6 +19,6 @@ if [ "${1:-}" = "--system" ]; then
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     echo "» apt-get install ${need[*]}"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
   fi
 fi

@@ -67,7 +67,9 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
         ...hub,
         signal,
         modelName: config.modelName,
-        ...(config.disableLowerCase ? { disableLowerCase: true } : {}),
+        // KServe's runtime lower-cases unless --disable_lower_case, overriding tokenizer_config.json
+        // (even for cased models): served answers match the reference runtime's.
+        disableLowerCase: config.disableLowerCase,
         ...(config.maxLength !== undefined ? { maxLength: config.maxLength } : {}),
         ...(session ? { session } : {}),
       });
