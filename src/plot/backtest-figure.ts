@@ -1,5 +1,5 @@
 import { InferkitError } from '../errors.js';
-import { PALETTE, escapeHtml, facetGrid, type PlotlyFigure, type PlotlyLayout, type PlotlyTrace } from './figure.js';
+import { PALETTE, baseLayout, escapeHtml, facetGrid, type PlotlyFigure, type PlotlyLayout, type PlotlyTrace } from './figure.js';
 import { pointsBySeries, type ForecastSource, type HistorySource, type SeriesPoints } from './series-points.js';
 
 /** Options of `backtestFigure`. */
@@ -29,16 +29,7 @@ export function backtestFigure(actual: HistorySource, forecasts: Readonly<Record
   const data: PlotlyTrace[] = [];
   const shapes: Record<string, unknown>[] = [];
   const annotations: Record<string, unknown>[] = [];
-  const layout: PlotlyLayout = {
-    template: null,
-    paper_bgcolor: '#fff',
-    plot_bgcolor: '#fff',
-    font: { family: 'Helvetica, Arial, sans-serif', size: 12 },
-    margin: { l: 60, r: 20, t: options.title ? 70 : 40, b: 40 },
-    legend: { orientation: 'h', x: 0, y: -0.08, yanchor: 'top' },
-    hovermode: 'x',
-  };
-  if (options.title) layout.title = { text: escapeHtml(options.title) };
+  const layout = baseLayout(options.title);
   names.forEach((n, k) => {
     const g = grid[k];
     const ref = { xaxis: g.x, yaxis: g.y };

@@ -41,6 +41,21 @@ export function facetGrid(n: number, columns: number): Facet[] {
   });
 }
 
+/** The layout every inferkit figure starts from: white, a legend below, room for an optional title. */
+export function baseLayout(title?: string): PlotlyLayout {
+  const layout: PlotlyLayout = {
+    template: null,
+    paper_bgcolor: '#fff',
+    plot_bgcolor: '#fff',
+    font: { family: 'Helvetica, Arial, sans-serif', size: 12 },
+    margin: { l: 60, r: 20, t: title ? 70 : 40, b: 40 },
+    legend: { orientation: 'h', x: 0, y: -0.08, yanchor: 'top' },
+    hovermode: 'x',
+  };
+  if (title) layout.title = { text: escapeHtml(title) };
+  return layout;
+}
+
 /** Escapes text for HTML (and for Plotly's HTML-like annotation text). */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

@@ -1,5 +1,5 @@
 import { InferkitError } from '../errors.js';
-import { PALETTE, escapeHtml, facetGrid, withAlpha, type PlotlyFigure, type PlotlyLayout, type PlotlyTrace } from './figure.js';
+import { PALETTE, baseLayout, escapeHtml, facetGrid, withAlpha, type PlotlyFigure, type PlotlyTrace } from './figure.js';
 import { pointsBySeries, type ForecastSource, type HistorySource, type SeriesPoints } from './series-points.js';
 
 /** Options of `forecastFigure`. */
@@ -75,16 +75,7 @@ export function forecastFigure(history: HistorySource | null, forecast: Forecast
   const missing = bands.flat().filter((l) => !levels.includes(l));
   if (missing.length > 0) throw new InferkitError('invalid_request', `forecastFigure: no quantile column for level(s) ${missing.join(', ')}; forecast has ${levels.join(', ') || 'none'}`, { param: 'bands' });
   const mode = options.mode ?? (names.length <= 12 ? 'facets' : 'dropdown');
-  const layout: PlotlyLayout = {
-    template: null,
-    paper_bgcolor: '#fff',
-    plot_bgcolor: '#fff',
-    font: { family: 'Helvetica, Arial, sans-serif', size: 12 },
-    margin: { l: 60, r: 20, t: options.title ? 70 : 40, b: 40 },
-    legend: { orientation: 'h', x: 0, y: -0.08, yanchor: 'top' },
-    hovermode: 'x',
-  };
-  if (options.title) layout.title = { text: escapeHtml(options.title) };
+  const layout = baseLayout(options.title);
   const data: PlotlyTrace[] = [];
   if (mode === 'dropdown') {
     const owner: number[] = [];

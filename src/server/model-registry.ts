@@ -32,19 +32,10 @@ export interface ModelState {
   status: InferenceServiceStatus;
 }
 
-/** Internal record of one served model. */
-export interface ModelEntry {
+/** Internal record of one served model: the public fields (less the derived ones) and what serves it. */
+export interface ModelEntry extends Omit<ModelState, 'ready' | 'status'> {
   isvc: InferenceService;
   config: RuntimeConfig | undefined;
-  name: string;
-  service: string;
-  namespace: string;
-  host: string;
-  url: string;
-  task: ServeTask | undefined;
-  protocol: 'v1' | 'v2';
-  phase: 'loading' | 'ready' | 'failed';
-  reason: string | undefined;
   model: ServedModel | undefined;
   tokens: TokenRunner | undefined;
   since: string;
