@@ -1,3 +1,4 @@
+import type { AccuracyRow } from '../accuracy.js';
 import { formatNumber, formatRatio } from './stats.js';
 import type { Table } from './table.js';
 
@@ -79,14 +80,6 @@ export const FORECAST_ADAPTER: BenchAdapter = {
   },
 };
 
-interface AccuracyRow {
-  group: string;
-  series: number;
-  horizon: number;
-  model: string;
-  mase: number;
-  wql: number;
-}
 
 /** bench/accuracy.ts (`runAccuracyBench`): rows of MASE/WQL per data group and model. */
 export const ACCURACY_ADAPTER: BenchAdapter = {

@@ -1,24 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../test/fixtures/run-cli.js';
 import { fromYaml } from '../manifest/manifest-yaml.js';
-
-const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
-const MAIN = resolve(process.cwd(), 'src/cli/main.ts');
-
-/** Runs the real CLI as a child process; never throws, returns exit code and both streams. */
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const r = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof r.code === 'number' ? r.code : -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
-  }
-}
 
 let dir = '';
 beforeAll(async () => {
@@ -28,7 +13,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('inferkit manifest', () => {
   it('prints a V2 model-form manifest with GPU resources that reads back', async () => {
-    const r = await cli(['manifest', '--name', 'bert', '--model-id', 'dslim/bert-base-NER', '--model-name', 'ner', '--namespace', 'nlp',
+    const r = await runCli(['manifest', '--name', 'bert', '--model-id', 'dslim/bert-base-NER', '--model-name', 'ner', '--namespace', 'nlp',
       '--protocol', 'v2', '--cpu', '2', '--memory', '8Gi', '--gpu', '1', '--disable-lower-case', '--task', 'token_classification']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -46,7 +31,7 @@ describe('inferkit manifest', () => {
   it('reads the hub token from --hub-token-env into the Secret only; containers form with --http-port', async () => {
     const token = 'hf_cliSecretToken1234567890';
     const out = join(dir, 'gated.yaml');
-    const r = await cli(['manifest', '--name', 'gated', '--model-id', 'org/gated', '--hub-token-env', 'MY_TOKEN',
+    const r = await runCli(['manifest', '--name', 'gated', '--model-id', 'org/gated', '--hub-token-env', 'MY_TOKEN',
       '--image', 'kserve/huggingfaceserver:latest', '--http-port', '9000', '--arg=--max_length=64', '-o', out], { MY_TOKEN: token });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const text = await readFile(out, 'utf8');
@@ -60,11 +45,11 @@ describe('inferkit manifest', () => {
 
   it('fails with exit 1 and a message naming the problem, never echoing a token', async () => {
     const token = 'hf_mustNotLeak0987654321';
-    const bad = await cli(['manifest', '--name', 'Bad_Name', '--model-id', 'x', '--hub-token-env', 'T'], { T: token });
+    const bad = await runCli(['manifest', '--name', 'Bad_Name', '--model-id', 'x', '--hub-token-env', 'T'], { T: token });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^inferkit: InferenceService: metadata\.name: expected a lower-case DNS label/);
     expect(bad.stdout + bad.stderr).not.toContain(token);
-    const unset = await cli(['manifest', '--name', 'ok', '--model-id', 'x', '--hub-token-env', 'INFERKIT_UNSET_VAR_FOR_TEST']);
+    const unset = await runCli(['manifest', '--name', 'ok', '--model-id', 'x', '--hub-token-env', 'INFERKIT_UNSET_VAR_FOR_TEST']);
     expect(unset).toMatchObject({ code: 1, stdout: '' });
     expect(unset.stderr).toContain('environment variable INFERKIT_UNSET_VAR_FOR_TEST is not set or empty');
   });

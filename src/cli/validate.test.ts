@@ -1,22 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
-const MAIN = resolve(process.cwd(), 'src/cli/main.ts');
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const r = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof r.code === 'number' ? r.code : -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
-  }
-}
+import { runCli } from '../../test/fixtures/run-cli.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -82,7 +68,7 @@ describe('inferkit validate', () => {
     const ports = join(dir, 'ports.yaml');
     await writeFile(broken, 'kind: Secret\nmetadata:\n\tname: x\n');
     await writeFile(ports, BAD.split('---\n')[2]);
-    const r = await cli(['validate', good, bad, broken, join(dir, 'missing.yaml'), ports]);
+    const r = await runCli(['validate', good, bad, broken, join(dir, 'missing.yaml'), ports]);
     expect(r.code).toBe(1);
     expect(r.stdout.replaceAll(dir, 'DIR').split('\n')).toEqual([
       'DIR/good.yaml: ok (2 documents)',
@@ -100,7 +86,7 @@ describe('inferkit validate', () => {
   });
 
   it('exits 0 on the shipped examples', async () => {
-    const ok = await cli(['validate', 'examples/token-classification.yaml', 'examples/token-classification-v2.yaml',
+    const ok = await runCli(['validate', 'examples/token-classification.yaml', 'examples/token-classification-v2.yaml',
       'examples/forecast.yaml', 'examples/container-form.yaml', 'examples/gated-model.yaml']);
     expect(ok).toMatchObject({ code: 0, stderr: '' });
     expect(ok.stdout.trim().split('\n')).toHaveLength(5);
