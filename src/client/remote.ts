@@ -38,7 +38,7 @@ export interface RemoteModel extends Predictor, Forecaster {
   readonly host: string | undefined;
   /** `GET /v2`: server name, version, extensions. */
   serverMetadata(options?: CallOptions): Promise<V2ServerMetadata>;
-  /** `GET /v2/health/live`; false when the server cannot be reached or is not live. */
+  /** `GET /v2/health/live`; false when the server cannot be reached, does not answer in time, or is not live. */
   live(options?: CallOptions): Promise<boolean>;
   /** `GET /v1/models`: names of the models served behind this host. */
   listModels(options?: CallOptions): Promise<string[]>;
@@ -99,7 +99,7 @@ export function remote(target: RemoteTarget, options: RemoteOptions = {}): Remot
         const r = await call({ method: 'GET', path: '/v2/health/live', schema: V2LiveSchema, signal: o.signal, retries: 0 });
         return r.live;
       } catch (e) {
-        if (isInferkitError(e) && (e.code === 'network' || e.code === 'model_not_ready')) return false;
+        if (isInferkitError(e) && (e.code === 'network' || e.code === 'timeout' || e.code === 'model_not_ready')) return false;
         throw e;
       }
     },

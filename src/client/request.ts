@@ -47,6 +47,13 @@ export type Requester = <S extends z.ZodType>(spec: CallSpec<S>) => Promise<z.ou
 
 /** Builds the one function through which every client call goes. */
 export function createRequester(options: RequestOptions): Requester {
+  if (options.fetch && options.host !== undefined) {
+    throw new InferkitError(
+      'config',
+      `a custom fetch cannot send the Host header "${options.host}" (fetch forbids it), so the ingress could not route the call: omit \`fetch\` to use node:http, or give the service's own URL as baseUrl without a host`,
+      { param: 'fetch' },
+    );
+  }
   const transport: Transport = options.fetch ? fetchTransport(options.fetch) : nodeHttpTransport;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const base = options.baseUrl.replace(/\/+$/, '');

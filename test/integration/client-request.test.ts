@@ -87,7 +87,26 @@ describe('remote (transport behaviour)', () => {
     const err = await remote({ baseUrl }, { modelName: 'ner', timeoutMs: 150 }).predictV1({ instances: ['a'] }).catch((e: unknown) => e);
     expect(isInferkitError(err) && err.code).toBe('timeout');
     expect((err as Error).message).toMatch(/timed out after 150 ms/);
-    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(performance.now() - t0).toBeLessThan(10_000); // far below the 30 s default: the 150 ms limit fired
+  });
+
+  it('reports a stalled liveness probe as not live rather than throwing', async () => {
+    const { baseUrl } = await start(() => undefined); // never answers
+    await expect(remote({ baseUrl }, { timeoutMs: 150 }).live()).resolves.toBe(false);
+  });
+
+  it('refuses a custom fetch together with a Host header, which fetch cannot send', () => {
+    const err = (() => {
+      try {
+        remote({ baseUrl: 'http://127.0.0.1:9' }, { host: 'bert.default.example.com', fetch: globalThis.fetch });
+        return undefined;
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(InferkitError);
+    expect(err).toMatchObject({ code: 'config', param: 'fetch' });
+    expect((err as Error).message).toContain('Host header "bert.default.example.com"');
   });
 
   it('cancels through an AbortSignal, rejecting with its reason', async () => {
