@@ -127,5 +127,17 @@ describe('shortFloat32', () => {
     expect(shortFloat32(16777217)).toBe(16777216);
     const x = Math.fround(0.3333333);
     expect(Math.fround(shortFloat32(x))).toBe(x);
+    expect(shortFloat32(Math.fround(3.4e38))).toBe(3.4e38);
+    expect(shortFloat32(0)).toBe(0);
+  });
+
+  it('always reads back as the same float32, over many magnitudes', () => {
+    for (let i = 0; i < 20_000; i++) {
+      const f = Math.fround((Math.sin(i * 12.9898) - 0.5) * 10 ** ((i % 60) - 30));
+      const y = shortFloat32(f);
+      expect(Math.fround(y)).toBe(f);
+      const significant = Math.abs(y).toExponential().split('e')[0].replace('.', '');
+      expect(significant.length).toBeLessThanOrEqual(9);
+    }
   });
 });

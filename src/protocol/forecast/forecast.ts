@@ -145,13 +145,30 @@ function assemble(input: TimeSeriesInput, paths: ArrayLike<number>[]): number[] 
   return Array.from({ length: paths[0].length }, (_, t) => paths.map((p) => shortFloat32(p[t])));
 }
 
+/** Exact powers of ten (10^22 is the largest a double holds exactly). */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
 /**
- * A short decimal (7–9 significant digits, the fewest that work) whose float32 is the float32 of `x`.
- * Starts at 7 digits: one `toPrecision` call settles almost every value (this runs per output value).
+ * A short decimal (7–9 significant digits, the fewest that work) whose float32 is the float32 of `x`,
+ * so JSON carries `1.1`, not `1.100000023841858`. Runs per output value, so it rounds with exact powers
+ * of ten (the quotient of two exact doubles is the double nearest the decimal) instead of strings;
+ * magnitudes beyond 10^±22 take the string path.
  */
 export function shortFloat32(x: number): number {
   if (!Number.isFinite(x)) return x;
   const f = Math.fround(x);
+  if (f === 0) return 0;
+  const e = Math.floor(Math.log10(Math.abs(f)));
+  for (let digits = 7; digits <= 9; digits++) {
+    const k = digits - 1 - e;
+    if (k > 22 || k < -22) return shortViaString(f);
+    const y = k >= 0 ? Math.round(f * POW10[k]) / POW10[k] : Math.round(f / POW10[-k]) * POW10[-k];
+    if (Math.fround(y) === f) return y;
+  }
+  return shortViaString(f);
+}
+
+function shortViaString(f: number): number {
   for (let digits = 7; digits < 9; digits++) {
     const y = Number(f.toPrecision(digits));
     if (Math.fround(y) === f) return y;
