@@ -1,8 +1,14 @@
 /**
  * How token predictions become entities, with the semantics of the well-known token-classification
- * pipelines: `none` = one entity per token; `simple` = tokens merged by B-/I- tags;
+ * pipelines: `none` = one entity per token; `simple` = tokens merged by tags;
  * `first` | `average` | `max` = tokens of one word get one label first (the first token's, the
  * averaged probabilities' argmax, or the most confident token's), then words are merged by tags.
+ *
+ * Tag schemes (IOB2, BIOES and BILOU, mixed freely): `B-` begins an entity; `I-` continues an open
+ * entity of its type; `E-`/`L-` continue it and close it; `S-`/`U-` are a one-unit entity. A tag that
+ * cannot continue (`I-`/`E-`/`L-` after another type or after a closed entity) begins a new one.
+ * A label with no prefix (`PER`, `O`) is its type and behaves like `I-`: adjacent units of the
+ * same type form one entity.
  */
 export type AggregationStrategy = 'none' | 'simple' | 'first' | 'average' | 'max';
 
@@ -22,7 +28,7 @@ export interface TokenEntity {
 
 /** A merged entity. `start`/`end`: UTF-16 indices into the original text; `word` = that span. */
 export interface GroupedEntity {
-  /** Entity type without the B-/I- prefix, e.g. `PER`. */
+  /** Entity type without the tag prefix (`B-`, `I-`, `E-`, `L-`, `S-`, `U-`), e.g. `PER`. */
   entity_group: string;
   /** Mean score of the merged tokens or words. */
   score: number;
@@ -110,33 +116,39 @@ function words(pred: TokenPredictions, tokens: Scored[], strategy: 'first' | 'av
   return out;
 }
 
-function splitTag(label: string): { bi: 'B' | 'I'; type: string } {
-  if (label.startsWith('B-')) return { bi: 'B', type: label.slice(2) };
-  if (label.startsWith('I-')) return { bi: 'I', type: label.slice(2) };
-  return { bi: 'I', type: label };
+/** Position of a unit inside an entity, from its tag prefix. */
+type TagRole = 'begin' | 'inside' | 'end' | 'single';
+
+const ROLES: Readonly<Record<string, TagRole>> = { B: 'begin', I: 'inside', E: 'end', L: 'end', S: 'single', U: 'single' };
+
+function splitTag(label: string): { role: TagRole; type: string } {
+  const role = label.length > 2 && label[1] === '-' ? ROLES[label[0]] : undefined;
+  return role === undefined ? { role: 'inside', type: label } : { role, type: label.slice(2) };
 }
 
-/** Consecutive units of one type merge; a `B-` tag always opens a new entity. */
+/** Units merge into entities by tag (rules on {@link AggregationStrategy}). */
 function mergeByTags(units: Scored[], pred: TokenPredictions): GroupedEntity[] {
   const out: GroupedEntity[] = [];
   let current: Scored[] = [];
   let currentType = '';
+  let open = false;
   const flush = (): void => {
     if (current.length === 0) return;
     const start = current[0].start;
     const end = current[current.length - 1].end;
     const score = current.reduce((s, u) => s + u.score, 0) / current.length;
     out.push({ entity_group: currentType, score, word: pred.text.slice(start, end), start, end });
+    current = [];
   };
   for (const u of units) {
-    const { bi, type } = splitTag(pred.labels[u.label]);
-    if (current.length > 0 && type === currentType && bi !== 'B') {
-      current.push(u);
-      continue;
+    const { role, type } = splitTag(pred.labels[u.label]);
+    const continues = open && type === currentType && (role === 'inside' || role === 'end');
+    if (!continues) {
+      flush();
+      currentType = type;
     }
-    flush();
-    current = [u];
-    currentType = type;
+    current.push(u);
+    open = role === 'begin' || role === 'inside';
   }
   flush();
   return out;

@@ -12,6 +12,36 @@ export function toV1Response(classIds: readonly number[][]): V1PredictResponse {
 }
 
 /**
+ * What a V1 entry holds: argmax ids (`[[id, …]]`, KServe's default), or per token a
+ * `{class id: value}` object of softmax probabilities rounded to 4 decimals
+ * (`--return_probabilities`) or of raw logits (`--return_raw_logits`).
+ */
+export type V1OutputKind = 'class_ids' | 'probabilities' | 'raw_logits';
+
+/** A V1 entry of per-token scores: one `{"<class id>": value}` object per token. */
+export type TokenScoresEntry = Array<Record<string, number>>;
+
+/**
+ * V1 `predictions` of per-token scores, KServe's `--return_probabilities` / `--return_raw_logits`
+ * shape: per text a list (not extra-nested) of `{"0": v0, "1": v1, …}` per token, `[CLS]`/`[SEP]`
+ * included, that text's tokens only. `rows`: per text float32 [tokens, numLabels] row-major —
+ * probabilities (rounded here to 4 decimals, like KServe's `float(f"{p:.4f}")`) or raw logits (kept).
+ */
+export function toV1ScoresResponse(rows: readonly Float32Array[], numLabels: number, kind: 'probabilities' | 'raw_logits'): V1PredictResponse {
+  const value = kind === 'probabilities' ? (v: number) => Number(v.toFixed(4)) : (v: number) => v;
+  const predictions = rows.map((row): TokenScoresEntry => {
+    const entry: TokenScoresEntry = [];
+    for (let base = 0; base < row.length; base += numLabels) {
+      const token: Record<string, number> = {};
+      for (let c = 0; c < numLabels; c++) token[String(c)] = value(row[base + c]);
+      entry.push(token);
+    }
+    return entry;
+  });
+  return { predictions };
+}
+
+/**
  * The V2 response: `output-0` INT64 `[N, 1, T]`, T = longest token count, row-major data with -1
  * past each text's own tokens; `model_version` and `parameters` null; `id` = the request's or a UUID.
  */

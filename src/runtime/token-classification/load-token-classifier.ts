@@ -1,4 +1,4 @@
-import { TOKEN_CLASSIFICATION_FILES } from '../../hub/file-spec.js';
+import { tokenClassificationFiles } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import { resolveModel } from '../../hub/resolve-model.js';
 import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
@@ -22,6 +22,16 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   sortByLength?: boolean;
   /** Threads, execution provider, graph optimisation. @default 1 intra-op thread, cpu */
   session?: SessionOptions;
+  /**
+   * Run `onnx/model_quantized.onnx` instead of `onnx/model.onnx` (fetched from the hub only then).
+   * A repo without it fails with `model_load_failed` naming the file; there is no silent fallback.
+   * @default false
+   */
+  quantized?: boolean;
+  /** V1 entries become per-token `{class id: softmax probability (4 decimals)}` lists (`--return_probabilities`). @default false */
+  returnProbabilities?: boolean;
+  /** V1 entries become per-token `{class id: raw logit}` lists (`--return_raw_logits`); wins over `returnProbabilities`, as in KServe. @default false */
+  returnRawLogits?: boolean;
 }
 
 /** A local folder, a hub id (`org/name[@rev]`, `hf://org/name`), or a `resolveModel` result. */
@@ -29,7 +39,7 @@ export type TokenClassifierSource = string | Pick<ResolvedModel, 'dir'> & Partia
 
 /**
  * Loads a token-classification model (config.json `id2label`, tokenizer.json or vocab.txt,
- * onnx/model.onnx or model.onnx) into one ONNX Runtime session and one tokenizer. A hub id is
+ * onnx/model.onnx or model.onnx, or with `quantized` onnx/model_quantized.onnx) into one ONNX Runtime session and one tokenizer. A hub id is
  * resolved with `resolveModel` (needs `cacheDir`; e.g. spread `hubOptionsFromEnv()`).
  * Errors: `model_load_failed` (files missing or unreadable, unexpected graph), `config` (bad options, cuda absent), hub errors.
  */
@@ -39,7 +49,8 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${maxBatchSize}`);
   }
   const where = await locate(source, options);
-  const files = await findTokenClassFiles(where.dir, where.files);
+  const quantized = options.quantized ?? false;
+  const files = await findTokenClassFiles(where.dir, where.files, { quantized });
   const config = await readJsonFile(files.config, TokenClassConfigSchema);
   const tokenizer = await loadTextTokenizer(files, config, options);
   const session = await createSession(files.model, options.session);
@@ -53,6 +64,8 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
       plan: { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: 0 },
       info: {
         modelFile: files.model,
+        quantized,
+        v1Output: options.returnRawLogits ? 'raw_logits' : options.returnProbabilities ? 'probabilities' : 'class_ids',
         labels,
         lowercase: tokenizer.lowercase,
         lowercaseSource: tokenizer.lowercaseSource,
@@ -77,7 +90,7 @@ async function locate(source: TokenClassifierSource, options: TokenClassifierOpt
   }
   const hub: ResolveModelOptions = {
     cacheDir: o.cacheDir,
-    files: TOKEN_CLASSIFICATION_FILES,
+    files: tokenClassificationFiles({ quantized: o.quantized ?? false }),
     ...{ revision: o.revision, accessToken: o.accessToken, hubUrl: o.hubUrl, offline: o.offline },
     ...{ onProgress: o.onProgress, fetch: o.fetch, signal: o.signal, retries: o.retries },
   };

@@ -45,12 +45,26 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** Repo path of the quantized graph {@link findTokenClassFiles} takes with `quantized: true`. */
+export const QUANTIZED_MODEL_PATH = 'onnx/model_quantized.onnx';
+
+/** Options of {@link findTokenClassFiles}. */
+export interface FindTokenClassFilesOptions {
+  /** Take `onnx/model_quantized.onnx` as the model; its absence is an error (no silent fallback). @default false */
+  quantized?: boolean;
+}
+
 /**
  * Finds the files of a token-classification repo in `dir`: `config.json`, `onnx/model.onnx`
- * (else `model.onnx`), `tokenizer.json` and/or `vocab.txt`, optional `tokenizer_config.json`.
+ * (else `model.onnx`; with `quantized`, only `onnx/model_quantized.onnx`), `tokenizer.json`
+ * and/or `vocab.txt`, optional `tokenizer_config.json`.
  * `known` (repo path → local path, as `resolveModel` returns) is consulted first.
  */
-export async function findTokenClassFiles(dir: string, known: Record<string, string> = {}): Promise<TokenClassFiles> {
+export async function findTokenClassFiles(
+  dir: string,
+  known: Record<string, string> = {},
+  options: FindTokenClassFilesOptions = {},
+): Promise<TokenClassFiles> {
   const pick = async (...paths: string[]): Promise<string | undefined> => {
     for (const p of paths) {
       const local = known[p] ?? join(dir, p);
@@ -59,12 +73,12 @@ export async function findTokenClassFiles(dir: string, known: Record<string, str
     return undefined;
   };
   const config = await pick('config.json');
-  const model = await pick('onnx/model.onnx', 'model.onnx');
+  const model = options.quantized ? await pick(QUANTIZED_MODEL_PATH) : await pick('onnx/model.onnx', 'model.onnx');
   const tokenizerJson = await pick('tokenizer.json');
   const vocabTxt = await pick('vocab.txt');
   const missing = [
     config ? undefined : 'config.json',
-    model ? undefined : 'onnx/model.onnx (or model.onnx)',
+    model ? undefined : options.quantized ? `${QUANTIZED_MODEL_PATH} (asked for by quantized: true; load without it for the full-precision graph)` : 'onnx/model.onnx (or model.onnx)',
     tokenizerJson || vocabTxt ? undefined : 'tokenizer.json (or vocab.txt)',
   ].filter((m): m is string => m !== undefined);
   if (!config || !model || missing.length > 0) {

@@ -4,7 +4,7 @@ import type { V2InferRequest, V2InferResponse, V2ModelMetadata } from '../../con
 import { InferkitError } from '../../errors.js';
 import type { OrtSession } from '../ort.js';
 import { groupEntities, type AggregationStrategy, type Entity } from './group-entities.js';
-import { textsFromV2Request, toV1Response, toV2Response, tokenClassMetadata } from './kserve-outputs.js';
+import { textsFromV2Request, toV1Response, toV1ScoresResponse, toV2Response, tokenClassMetadata, type V1OutputKind } from './kserve-outputs.js';
 import type { EncodedText, LowerCaseSource, MaxLengthSource, TextTokenizer } from './load-text-tokenizer.js';
 import { argmaxPerToken, runTokenLogits, softmaxPerToken, type BatchPlan } from './run-token-logits.js';
 
@@ -12,6 +12,14 @@ import { argmaxPerToken, runTokenLogits, softmaxPerToken, type BatchPlan } from 
 export interface TokenIdsResult {
   /** Per text: argmax class id per token, `[CLS]`/`[SEP]` included, its own tokens only. */
   classIds: number[][];
+  /** Per text: true when it was truncated. */
+  truncated: boolean[];
+}
+
+/** Softmax probabilities per token for each text, and which texts were cut at `maxLength`. */
+export interface TokenProbabilitiesResult {
+  /** Per text, per token (`[CLS]`/`[SEP]` included, its own tokens only): probability per class id (sums to 1). */
+  probabilities: number[][][];
   /** Per text: true when it was truncated. */
   truncated: boolean[];
 }
@@ -44,7 +52,12 @@ export interface TokenClassifierStats {
 
 /** What the model was loaded with and why (precedence is documented on `loadTextTokenizer`). */
 export interface TokenClassifierInfo {
+  /** The ONNX file the session runs. */
   modelFile: string;
+  /** True when `modelFile` is the repo's `onnx/model_quantized.onnx` (option `quantized`). */
+  quantized: boolean;
+  /** What `predictV1` entries hold (options `returnProbabilities` / `returnRawLogits`). V2 always answers class ids. */
+  v1Output: V1OutputKind;
   labels: readonly string[];
   lowercase: boolean;
   lowercaseSource: LowerCaseSource;
@@ -105,6 +118,19 @@ export class TokenClassifier implements Predictor {
     return { classIds: logits.map((l) => argmaxPerToken(l, n)), truncated: encoded.map((e) => e.truncated) };
   }
 
+  /** Softmax probabilities per token and class for each text (what `--return_probabilities` returns, unrounded). */
+  async predictProbabilities(texts: readonly string[], options: CallOptions = {}): Promise<TokenProbabilitiesResult> {
+    const { encoded, logits } = await this.#run(texts, false, options);
+    const n = this.#plan.numLabels;
+    const probabilities = logits.map((l) => {
+      const p = softmaxPerToken(l, n);
+      const rows: number[][] = [];
+      for (let base = 0; base < p.length; base += n) rows.push(Array.from(p.subarray(base, base + n)));
+      return rows;
+    });
+    return { probabilities, truncated: encoded.map((e) => e.truncated) };
+  }
+
   /** Entities per text with UTF-16 offsets into the original text (see `AggregationStrategy`). */
   async classify(texts: readonly string[], options: ClassifyOptions = {}): Promise<ClassifiedText[]> {
     const { encoded, logits } = await this.#run(texts, true, options);
@@ -119,9 +145,16 @@ export class TokenClassifier implements Predictor {
     }));
   }
 
-  /** KServe V1 `:predict`: `{instances}` → `{predictions: [[[id, …]], …]}`. */
-  async predictV1(request: V1PredictRequest, options?: CallOptions): Promise<V1PredictResponse> {
-    return toV1Response((await this.predictTokenIds(request.instances, options)).classIds);
+  /**
+   * KServe V1 `:predict`: `{instances}` → `{predictions: [[[id, …]], …]}`; with `info.v1Output`
+   * `probabilities` / `raw_logits` each entry is `[{"0": v, "1": v, …} per token]` instead.
+   */
+  async predictV1(request: V1PredictRequest, options: CallOptions = {}): Promise<V1PredictResponse> {
+    const kind = this.info.v1Output;
+    if (kind === 'class_ids') return toV1Response((await this.predictTokenIds(request.instances, options)).classIds);
+    const { logits } = await this.#run(request.instances, false, options);
+    const n = this.#plan.numLabels;
+    return toV1ScoresResponse(kind === 'probabilities' ? logits.map((l) => softmaxPerToken(l, n)) : logits, n, kind);
   }
 
   /** KServe V2 `/infer`: BYTES `[N]` texts → `output-0` INT64 `[N, 1, T]` (-1 past each text). */
