@@ -60,7 +60,9 @@ export async function downloadResumable(o: DownloadOptions): Promise<DownloadRes
       }
     } catch (err) {
       if (err instanceof Dropped) {
-        if (attempt < o.retries) continue;
+        if (attempt < o.retries) {
+          continue;
+        }
         throw new InferkitError(
           'network',
           `Download of ${o.file} was interrupted after ${(await fileSize(part)) ?? 0} bytes; run again to resume it`,
@@ -74,7 +76,9 @@ export async function downloadResumable(o: DownloadOptions): Promise<DownloadRes
       return { commit };
     }
     await rm(part, { force: true });
-    if (restartedAfterBadHash) break;
+    if (restartedAfterBadHash) {
+      break;
+    }
     restartedAfterBadHash = true;
   }
   throw new InferkitError(
@@ -85,10 +89,16 @@ export async function downloadResumable(o: DownloadOptions): Promise<DownloadRes
 
 async function verify(part: string, o: DownloadOptions): Promise<boolean> {
   const size = (await fileSize(part)) ?? 0;
-  if (o.expectedSize !== undefined && size !== o.expectedSize) return false;
-  if (o.sha256 === undefined) return true;
+  if (o.expectedSize !== undefined && size !== o.expectedSize) {
+    return false;
+  }
+  if (o.sha256 === undefined) {
+    return true;
+  }
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(part)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(part)) {
+    hash.update(chunk as Buffer);
+  }
   return hash.digest('hex') === o.sha256.toLowerCase();
 }
 
@@ -106,7 +116,9 @@ async function fetchInto(
     await rm(part, { force: true });
     throw new Dropped(undefined);
   }
-  if (!res.ok) throw await o.onHttpError(res);
+  if (!res.ok) {
+    throw await o.onHttpError(res);
+  }
   if (res.status === 206) {
     const start = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1];
     if (Number(start) !== offset) {
@@ -124,7 +136,9 @@ async function fetchInto(
   const fh = await open(part, offset > 0 ? 'a' : 'w');
   let fetched = 0;
   try {
-    if (!res.body) throw new Dropped(undefined);
+    if (!res.body) {
+      throw new Dropped(undefined);
+    }
     const reader = res.body.getReader();
     let lastReport = offset;
     const step = Math.max(64 * 1024, Math.floor(total / 100));
@@ -135,7 +149,9 @@ async function fetchInto(
       } catch (err) {
         throw fetched > 0 ? new Dropped(err) : err;
       }
-      if (chunk.done) break;
+      if (chunk.done) {
+        break;
+      }
       await fh.write(chunk.value);
       fetched += chunk.value.byteLength;
       offset += chunk.value.byteLength;
@@ -147,7 +163,9 @@ async function fetchInto(
   } finally {
     await fh.close();
   }
-  if (total > 0 && offset < total) throw new Dropped(undefined);
+  if (total > 0 && offset < total) {
+    throw new Dropped(undefined);
+  }
   o.onProgress?.({ type: 'file-done', file: o.file, bytes: offset, total: Math.max(total, offset) });
   return commit;
 }

@@ -67,16 +67,26 @@ export function selectFiles(spec: FileSpec, exists: (path: string) => boolean): 
   const chosen = new Set<string>();
   const missing: string[] = [];
   for (const p of spec.required ?? []) {
-    if (exists(p)) chosen.add(p);
-    else missing.push(p);
+    if (exists(p)) {
+      chosen.add(p);
+    }
+    else {
+      missing.push(p);
+    }
   }
   for (const group of spec.oneOf ?? []) {
     const hit = group.find((p) => exists(p));
-    if (hit !== undefined) chosen.add(hit);
-    else missing.push(`one of (${group.join(', ')})`);
+    if (hit !== undefined) {
+      chosen.add(hit);
+    }
+    else {
+      missing.push(`one of (${group.join(', ')})`);
+    }
   }
   for (const p of spec.optional ?? []) {
-    if (exists(p)) chosen.add(p);
+    if (exists(p)) {
+      chosen.add(p);
+    }
   }
   return { chosen: [...chosen], missing };
 }

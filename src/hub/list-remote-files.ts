@@ -29,7 +29,9 @@ export async function listRemoteFiles(spec: FileSpec | 'all', o: ListRemoteOptio
   const repo = { type: 'model' as const, name: o.repo };
   const out = new Map<string, RemoteFile>();
   const add = (e: { type: string; path: string; size: number; oid?: string; lfs?: { oid: string } }): void => {
-    if (e.type !== 'file') return;
+    if (e.type !== 'file') {
+      return;
+    }
     const sha256 = e.lfs && /^[0-9a-f]{64}$/i.test(e.lfs.oid) ? e.lfs.oid : undefined;
     out.set(e.path, { size: e.size, oid: e.lfs?.oid ?? e.oid, sha256 });
   };
@@ -37,7 +39,9 @@ export async function listRemoteFiles(spec: FileSpec | 'all', o: ListRemoteOptio
     const entries = listFiles({ repo, revision: o.revision, recursive: true, hubUrl: o.hubUrl, fetch: o.fetch });
     for await (const e of entries) {
       add(e);
-      if (out.size >= MAX_LISTED) break;
+      if (out.size >= MAX_LISTED) {
+        break;
+      }
     }
     return out;
   }
@@ -48,6 +52,8 @@ export async function listRemoteFiles(spec: FileSpec | 'all', o: ListRemoteOptio
     hubUrl: o.hubUrl,
     fetch: o.fetch,
   });
-  for (const e of infos) add(e);
+  for (const e of infos) {
+    add(e);
+  }
   return out;
 }

@@ -14,7 +14,9 @@ export async function selectLocalFiles(dir: string, spec: FileSpec | 'all'): Pro
   const present = new Set<string>();
   for (const p of candidatePaths(spec)) {
     assertRepoPath(p);
-    if ((await fileSize(localPath(dir, p))) !== undefined) present.add(p);
+    if ((await fileSize(localPath(dir, p))) !== undefined) {
+      present.add(p);
+    }
   }
   return selectFiles(spec, (p) => present.has(p));
 }

@@ -33,7 +33,9 @@ function errorTexts(err: unknown): string[] {
     texts.push(e.message, e.name, e.stack ?? '', JSON.stringify(e));
     e = e.cause;
   }
-  if (e !== undefined) texts.push(String(e));
+  if (e !== undefined) {
+    texts.push(String(e));
+  }
   return texts;
 }
 
@@ -74,7 +76,9 @@ describe('resolveModel (auth and failures)', () => {
     const net = await resolveModel('org/gated', { files: FORECAST_FILES, hubUrl: hub.url, cacheDir, accessToken: wrong, fetch: leaky }).catch((e: unknown) => e);
     expect(net).toMatchObject({ code: 'network' });
     for (const [err, token] of [[gated, wrong], [priv, TOKEN], [net, wrong]] as const) {
-      for (const text of errorTexts(err)) expect(text).not.toContain(token);
+      for (const text of errorTexts(err)) {
+        expect(text).not.toContain(token);
+      }
     }
     expect(errorTexts(net).join('\n')).toContain('***');
   });
@@ -88,7 +92,9 @@ describe('resolveModel (auth and failures)', () => {
     });
     const err = await resolveModel('org/gated', { files: FORECAST_FILES, hubUrl: `http://127.0.0.1:${port}`, cacheDir: mkdtempSync(join(root, 'c-')), accessToken: TOKEN }).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'InferkitError', code: 'network', message: expect.stringContaining(`127.0.0.1:${port}`) });
-    for (const text of errorTexts(err)) expect(text).not.toContain(TOKEN);
+    for (const text of errorTexts(err)) {
+      expect(text).not.toContain(TOKEN);
+    }
   });
 
   it('falls back to a complete cache when the hub is unreachable', async () => {

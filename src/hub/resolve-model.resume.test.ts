@@ -23,7 +23,7 @@ describe('resolveModel (resumable downloads)', () => {
       const events: HubProgressEvent[] = [];
       const r = await resolveModel('org/ts', { files: FORECAST_FILES, hubUrl: hub.url, cacheDir: mkdtempSync(join(root, 'c-')), onProgress: (e) => events.push(e) });
       expect(readFileSync(r.files['onnx/model.onnx']).equals(graph)).toBe(true);
-      const gets = hub.requests.filter((q) => q.path === '/org/ts/resolve/main/onnx/model.onnx');
+      const gets = hub.requests.filter((q) => q.path === `/org/ts/resolve/${r.commit ?? 'main'}/onnx/model.onnx`);
       expect(gets.map((q) => [q.range, q.status])).toEqual([
         [undefined, 200],
         ['bytes=100000-', 206],

@@ -96,8 +96,9 @@ describe('resolveModel (hub)', () => {
       const r = await resolveModel('dslim/bert-base-NER', { files: TOKEN_CLASSIFICATION_FILES, hubUrl: hub.url, cacheDir });
       expect(r.fromCache).toBe(false);
       expect(readFileSync(r.files['config.json'], 'utf8')).toContain('B-PER');
+      // Downloads are pinned to the commit the branch pointed to when the resolve started.
       expect(hub.requests.filter((q) => q.path.includes('/resolve/')).map((q) => q.path)).toEqual([
-        '/dslim/bert-base-NER/resolve/main/config.json',
+        `/dslim/bert-base-NER/resolve/${r.commit ?? 'no-commit'}/config.json`,
       ]);
     } finally {
       writeFileSync(join(repoDir, 'config.json'), '{"id2label":{"0":"O"}}');
@@ -109,7 +110,13 @@ describe('resolveModel (hub)', () => {
     const r = await resolveModel('hf://org/flat@v2', { files: FORECAST_FILES, hubUrl: hub.url, cacheDir: dir });
     expect(r).toMatchObject({ repo: 'org/flat', revision: 'v2', source: 'hub', dir: join(dir, 'models', 'org--flat', 'v2') });
     expect(Object.keys(r.files)).toEqual(['config.json', 'model.onnx']);
-    expect(hub.requests.every((q) => q.path.includes('/v2'))).toBe(true);
+    // List at v2, pin v2 to its commit, list again at that commit, download at that commit.
+    expect(hub.requests.filter((q) => q.path.startsWith('/api/')).map((q) => `${q.method} ${q.path}`)).toEqual([
+      'POST /api/models/org/flat/paths-info/v2',
+      'GET /api/models/org/flat/revision/v2',
+      `POST /api/models/org/flat/paths-info/${r.commit ?? '?'}`,
+    ]);
+    expect(hub.requests.filter((q) => q.path.includes('/resolve/')).every((q) => q.path.includes(`/resolve/${r.commit ?? '?'}/`))).toBe(true);
     await expect(resolveModel('hf://org/flat@v2', { revision: 'main', cacheDir: dir })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

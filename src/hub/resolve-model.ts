@@ -1,13 +1,13 @@
-import { rm } from 'node:fs/promises';
+import { modelInfo } from '@huggingface/hub';
 import { InferkitError, isInferkitError } from '../errors.js';
 import { createHubFetch } from './create-hub-fetch.js';
-import { downloadResumable } from './download-resumable.js';
+import { downloadModelFiles, isFresh } from './download-model-files.js';
 import { assertRepoPath, candidatePaths, selectFiles, type FileSpec } from './file-spec.js';
 import { listRemoteFiles, type RemoteFile } from './list-remote-files.js';
-import { fileSize, modelCachePaths, readCacheMeta, writeCacheMeta, type ModelCachePaths } from './model-cache.js';
+import { fileSize, modelCachePaths, readCacheMeta, updateCacheMeta, type ModelCachePaths } from './model-cache.js';
 import { parseModelRef } from './parse-model-ref.js';
 import { fileMap, localPath, resolveLocalModel, selectLocalFiles } from './resolve-local-model.js';
-import { failureToError, toHubError, type HubErrorContext } from './to-hub-error.js';
+import { toHubError, type HubErrorContext } from './to-hub-error.js';
 import type { ResolvedModel, ResolveModelOptions } from './types.js';
 
 /** The public Hugging Face Hub. */
@@ -28,18 +28,27 @@ interface Target {
  * (`hf://org/name@v1.0`, `org/name@<commit sha>`), or a local folder (absolute, or starting
  * with `.` or `/`). Online, one metadata call (`paths-info`, or a tree listing for `'all'`) tells
  * which files exist and their oids; files whose cached copy matches are reused (`cache-hit`),
- * others are downloaded resumably. If the hub cannot be reached but the cache has every wanted
- * file, the cache is used. Offline, only the cache is read.
+ * others are downloaded resumably, up to `concurrency` (4) at once. Before downloading, a branch or
+ * tag is pinned to its current commit (model info `sha`) and every file is fetched at that commit,
+ * which is recorded in the cache record, so a push meanwhile cannot mix files. Each file downloads
+ * under a lock in the cache (`.locks/`), so concurrent calls or processes fetch it once and never
+ * share a partial file. If the hub cannot be reached but the cache has every wanted file, the
+ * cache is used. Offline, only the cache is read.
  *
  * Errors (`InferkitError.code`): `not_cached` (offline and missing files), `unauthorized`
  * (gated/private: 401/403), `model_not_found` (404, or wanted files absent), `network`,
- * `hub_error`, `invalid_request` (bad ref). No message or cause ever contains the token.
+ * `hub_error`, `invalid_request` (bad ref), `timeout` (a file's lock stayed held past
+ * `lockTimeoutMs`; the message names the lock file). No message or cause ever contains the token.
  */
 export async function resolveModel(ref: string, options: ResolveModelOptions): Promise<ResolvedModel> {
   const parsed = parseModelRef(ref);
   const spec = options.files ?? 'all';
-  if (spec !== 'all') candidatePaths(spec).forEach(assertRepoPath);
-  if (parsed.kind === 'local') return resolveLocalModel(ref, parsed.path, spec);
+  if (spec !== 'all') {
+    candidatePaths(spec).forEach(assertRepoPath);
+  }
+  if (parsed.kind === 'local') {
+    return resolveLocalModel(ref, parsed.path, spec);
+  }
   if (parsed.revision !== undefined && options.revision !== undefined && parsed.revision !== options.revision) {
     throw new InferkitError(
       'invalid_request',
@@ -64,7 +73,9 @@ export async function resolveModel(ref: string, options: ResolveModelOptions): P
 
 async function fromCache(t: Target, o: ResolveModelOptions): Promise<ResolvedModel | { missing: string[] }> {
   const { chosen, missing } = await selectLocalFiles(t.cache.dir, t.spec);
-  if (missing.length > 0) return { missing };
+  if (missing.length > 0) {
+    return { missing };
+  }
   const files = fileMap(t.cache.dir, chosen);
   for (const [file, path] of Object.entries(files)) {
     const size = (await fileSize(path)) ?? 0;
@@ -83,17 +94,69 @@ async function fromHub(t: Target, o: ResolveModelOptions): Promise<ResolvedModel
   const token = o.accessToken && o.accessToken.length > 0 ? o.accessToken : undefined;
   const ctx: HubErrorContext = { repo: t.repo, revision: t.revision, hubUrl, hasToken: token !== undefined, token };
   const hubFetch = createHubFetch({ hubUrl, accessToken: token, signal: o.signal, fetch: o.fetch });
+  const list = (revision: string): Promise<Map<string, RemoteFile>> =>
+    listRemoteFiles(t.spec, { repo: t.repo, revision, hubUrl, fetch: hubFetch });
   let remote: Map<string, RemoteFile>;
   try {
-    remote = await listRemoteFiles(t.spec, { repo: t.repo, revision: t.revision, hubUrl, fetch: hubFetch });
+    remote = await list(t.revision);
   } catch (err) {
     const e = toHubError(err, ctx, o.signal);
     if (isInferkitError(e) && e.code === 'network') {
       const hit = await fromCache(t, o);
-      if (!('missing' in hit)) return hit;
+      if (!('missing' in hit)) {
+        return hit;
+      }
     }
     throw e;
   }
+  let chosen = choose(t, remote, hubUrl);
+  const meta = await readCacheMeta(t.cache.metaFile, t.repo, t.revision);
+  const fresh = new Set<string>();
+  for (const file of chosen) {
+    const want = remote.get(file);
+    if (want !== undefined && (await isFresh(meta, localPath(t.cache.dir, file), file, want))) {
+      fresh.add(file);
+    }
+  }
+  let urlRevision = t.revision;
+  if (fresh.size < chosen.length) {
+    // Pin the branch to one commit so that a push while we download cannot mix files of two commits.
+    const commit = await pinCommit(t, hubUrl, hubFetch, o.signal);
+    if (commit !== undefined && commit !== t.revision) {
+      try {
+        remote = await list(commit);
+      } catch (err) {
+        throw toHubError(err, ctx, o.signal);
+      }
+      chosen = choose(t, remote, hubUrl);
+      urlRevision = commit;
+    }
+  }
+  const todo = new Map<string, RemoteFile>();
+  for (const file of chosen) {
+    assertRepoPath(file);
+    const want = remote.get(file);
+    if (want === undefined) {
+      continue;
+    }
+    // After pinning, the listing may differ from the one `fresh` was judged on: the locked re-check decides.
+    if (fresh.has(file) && urlRevision === t.revision) {
+      o.onProgress?.({ type: 'cache-hit', file, bytes: want.size, total: want.size });
+    } else {
+      todo.set(file, want);
+    }
+  }
+  const downloaded = todo.size === 0 ? 0 : await downloadModelFiles({ repo: t.repo, revision: t.revision, urlRevision, hubUrl, cache: t.cache, files: todo, ctx }, o);
+  if (downloaded > 0 && urlRevision !== t.revision) {
+    await updateCacheMeta(t.cache, t.repo, t.revision, (m) => {
+      m.commit = urlRevision;
+    }, { timeoutMs: o.lockTimeoutMs, signal: o.signal });
+  }
+  const final = await readCacheMeta(t.cache.metaFile, t.repo, t.revision);
+  return { ...base(t), commit: final.commit, files: fileMap(t.cache.dir, chosen), fromCache: downloaded === 0 };
+}
+
+function choose(t: Target, remote: Map<string, RemoteFile>, hubUrl: string): string[] {
   const { chosen, missing } =
     t.spec === 'all' ? { chosen: [...remote.keys()], missing: [] } : selectFiles(t.spec, (p) => remote.has(p));
   if (missing.length > 0 || chosen.length === 0) {
@@ -102,53 +165,22 @@ async function fromHub(t: Target, o: ResolveModelOptions): Promise<ResolvedModel
       `Model ${t.repo}@${t.revision} on ${hubUrl} lacks the files needed: ${missing.join(', ') || 'it has no files'}`,
     );
   }
-  const meta = await readCacheMeta(t.cache.metaFile, t.repo, t.revision);
-  let downloaded = false;
-  for (const file of chosen) {
-    assertRepoPath(file);
-    const want = remote.get(file);
-    if (want === undefined) continue;
-    const dest = localPath(t.cache.dir, file);
-    const rec = meta.files[file];
-    const fresh = rec !== undefined && rec.size === want.size && rec.oid === want.oid;
-    if (fresh && (await fileSize(dest)) === want.size) {
-      o.onProgress?.({ type: 'cache-hit', file, bytes: want.size, total: want.size });
-      continue;
-    }
-    if (rec !== undefined && !fresh) await rm(`${dest}.incomplete`, { force: true });
-    const fileCtx = { ...ctx, file };
-    const path = file.split('/').map(encodeURIComponent).join('/');
-    try {
-      const { commit } = await downloadResumable({
-        url: `${hubUrl}/${t.repo}/resolve/${encodeURIComponent(t.revision)}/${path}`,
-        dest,
-        file,
-        expectedSize: want.size,
-        sha256: o.verifySha256 === false ? undefined : want.sha256,
-        fetch: hubFetch,
-        retries: o.retries ?? 3,
-        onProgress: o.onProgress,
-        onHttpError: (res) => httpFailure(res, fileCtx),
-      });
-      meta.commit = commit ?? meta.commit;
-    } catch (err) {
-      throw toHubError(err, fileCtx, o.signal);
-    }
-    meta.files[file] = { size: want.size, oid: want.oid };
-    await writeCacheMeta(t.cache.metaFile, meta);
-    downloaded = true;
-  }
-  return { ...base(t), commit: meta.commit, files: fileMap(t.cache.dir, chosen), fromCache: !downloaded };
+  return chosen;
 }
 
-async function httpFailure(res: Response, ctx: HubErrorContext): Promise<InferkitError> {
-  let message = res.headers.get('x-error-message') ?? '';
-  try {
-    const body: unknown = await res.json();
-    const err = (body as { error?: unknown } | null)?.error;
-    if (typeof err === 'string') message = err;
-  } catch {
-    // not JSON: keep the header message
+/**
+ * The commit sha a branch or tag points to now (model info `sha`), or undefined when the revision
+ * already is a sha or the hub does not say; then downloads go by the revision name as before.
+ */
+async function pinCommit(t: Target, hubUrl: string, hubFetch: typeof fetch, signal?: AbortSignal): Promise<string | undefined> {
+  if (/^[0-9a-f]{40}$/i.test(t.revision)) {
+    return undefined;
   }
-  return failureToError({ status: res.status, errorCode: res.headers.get('x-error-code') ?? undefined, message }, ctx);
+  try {
+    const info = await modelInfo({ name: t.repo, revision: t.revision, hubUrl, fetch: hubFetch, additionalFields: ['sha'] });
+    return typeof info.sha === 'string' && /^[0-9a-f]{40}$/i.test(info.sha) ? info.sha : undefined;
+  } catch {
+    signal?.throwIfAborted();
+    return undefined;
+  }
 }

@@ -23,7 +23,9 @@ export interface HubFailure {
 
 /** Replaces every occurrence of the token (and its Bearer header form) by `***`. */
 export function scrubToken(text: string, token: string | undefined): string {
-  if (!token) return text;
+  if (!token) {
+    return text;
+  }
   return text.split(token).join('***');
 }
 
@@ -39,10 +41,16 @@ export function scrubError(err: unknown, token: string | undefined, depth = 0): 
   copy.name = scrubToken(err.name, token);
   copy.stack = err.stack === undefined ? undefined : scrubToken(err.stack, token);
   const status = (err as { statusCode?: unknown }).statusCode;
-  if (typeof status === 'number') Object.assign(copy, { statusCode: status });
+  if (typeof status === 'number') {
+    Object.assign(copy, { statusCode: status });
+  }
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') Object.assign(copy, { code: scrubToken(code, token) });
-  if (err.cause !== undefined && depth < 5) copy.cause = scrubError(err.cause, token, depth + 1);
+  if (typeof code === 'string') {
+    Object.assign(copy, { code: scrubToken(code, token) });
+  }
+  if (err.cause !== undefined && depth < 5) {
+    copy.cause = scrubError(err.cause, token, depth + 1);
+  }
   return copy;
 }
 
@@ -84,8 +92,12 @@ export function failureToError(f: HubFailure, ctx: HubErrorContext, cause?: unkn
  * An abort is returned as the signal's reason.
  */
 export function toHubError(err: unknown, ctx: HubErrorContext, signal?: AbortSignal): unknown {
-  if (signal?.aborted) return signal.reason;
-  if (isInferkitError(err)) return err;
+  if (signal?.aborted) {
+    return signal.reason;
+  }
+  if (isInferkitError(err)) {
+    return err;
+  }
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && err instanceof Error) {
     return failureToError({ status, message: err.message }, ctx, err);

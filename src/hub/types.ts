@@ -36,6 +36,14 @@ export interface ResolveModelOptions {
   retries?: number;
   /** Check each LFS file's sha256 after download (one extra read of the file). @default true */
   verifySha256?: boolean;
+  /** Files downloaded at once within one resolve. @default 4 */
+  concurrency?: number;
+  /**
+   * Longest wait (ms) for a file another call or process is downloading into the same cache
+   * (per-file lock under `<cacheDir>/models/<repo>/.locks/`); then a `timeout` error naming the
+   * lock file. @default 600_000
+   */
+  lockTimeoutMs?: number;
 }
 
 /** A model resolved to local files. */
@@ -46,7 +54,7 @@ export interface ResolvedModel {
   repo: string;
   /** Revision resolved against (`'local'` for a folder). */
   revision: string;
-  /** Commit sha the hub reported for the downloaded files, when known. */
+  /** Commit sha the downloaded files were pinned to (or the hub reported), when known. */
   commit: string | undefined;
   /** `'hub'` or `'local'`. */
   source: 'hub' | 'local';
