@@ -21,7 +21,9 @@ export interface ServeCommandOptions {
 }
 
 function intOption(value: string | undefined, name: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined) {
+    return undefined;
+  }
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min) {
     throw new InferkitError('invalid_request', `--${name}: expected an integer ≥ ${min}, got "${value}"`, { param: name });
@@ -33,7 +35,9 @@ function intOption(value: string | undefined, name: string, min: number): number
 export async function readManifests(files: readonly string[]): Promise<InferenceService[]> {
   const docs = await Promise.all(files.map(async (f) => fromYaml(await readFile(f, 'utf8'))));
   const services = docs.flat().filter((d): d is InferenceService => d.kind === 'InferenceService');
-  if (services.length === 0) throw new InferkitError('invalid_request', `no InferenceService in ${files.join(', ')}`);
+  if (services.length === 0) {
+    throw new InferkitError('invalid_request', `no InferenceService in ${files.join(', ')}`);
+  }
   return services;
 }
 
@@ -61,10 +65,14 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     loaders: defaultLoaders(hubOptionsFromEnv()),
   });
   console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
-  for (const m of server.models()) console.error(stateLine(m));
+  for (const m of server.models()) {
+    console.error(stateLine(m));
+  }
   void server.loaded().then((states) => {
     console.error('models loaded:');
-    for (const m of states) console.error(stateLine(m));
+    for (const m of states) {
+      console.error(stateLine(m));
+    }
   });
   const stop = () => {
     console.error('stopping: finishing in-flight requests…');
@@ -84,7 +92,7 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port (0 = any free one; default $INGRESS_PORT or 8080)')
     .option('--host <host>', 'interface to bind (default $INGRESS_HOST or 127.0.0.1)')
     .option('--domain <domain>', 'domain of service hosts {name}.{namespace}.{domain}', 'example.com')
-    .option('--max-batch-size <n>', 'most texts merged into one model call; 0 disables batching', '32')
+    .option('--max-batch-size <n>', 'most texts or forecast series merged into one model call; 0 disables batching', '32')
     .option('--max-wait-ms <ms>', 'longest wait for requests to join a batch; 0 disables batching', '2')
     .option('--body-limit <bytes>', 'largest request body (413 above)', String(10 * 1024 * 1024))
     .option('--log-requests', 'log each request with a truncated body (input texts included)', false)

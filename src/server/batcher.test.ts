@@ -42,7 +42,9 @@ describe('Batcher', () => {
   it('rejects every request of a failing call and keeps working', async () => {
     let fail = true;
     const b = new Batcher(async (items: number[]) => {
-      if (fail) throw new Error('boom');
+      if (fail) {
+        throw new Error('boom');
+      }
       return items;
     }, { maxBatchSize: 4, maxWaitMs: 5 });
     const r = await Promise.allSettled([b.submit([1]), b.submit([2])]);
@@ -61,5 +63,25 @@ describe('Batcher', () => {
     const b = new Batcher(async (items: number[]) => items, { maxBatchSize: 8, maxWaitMs: 10, onBatch: (n, r) => seen.push([n, r]) });
     await Promise.all([b.submit([1]), b.submit([2, 3])]);
     expect(seen).toEqual([[3, 2]]);
+  });
+
+  it('isolateFailures: a merged call that fails is retried per request, so only the bad request fails', async () => {
+    const calls: number[][] = [];
+    const run = async (items: number[]) => {
+      calls.push([...items]);
+      if (items.includes(-1)) {
+        throw new Error('negative input');
+      }
+      return items.map((x) => x * 2);
+    };
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 10, isolateFailures: true });
+    expect(b.idle).toBe(true);
+    const out = await Promise.allSettled([b.submit([1]), b.submit([2, -1]), b.submit([3])]);
+    expect(out.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(out[0]).toMatchObject({ value: [2] });
+    expect(out[2]).toMatchObject({ value: [6] });
+    expect(calls).toEqual([[1, 2, -1, 3], [1], [2, -1], [3]]);
+    await new Promise((r) => setImmediate(r)); // the merged call's bookkeeping ends after its replies
+    expect(b.idle).toBe(true);
   });
 });

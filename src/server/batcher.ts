@@ -8,6 +8,12 @@ export interface BatcherOptions {
   maxWaitMs?: number;
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
+  /**
+   * When a merged call of several requests fails, run each request alone so that only the
+   * requests whose own call fails are rejected (one bad input cannot fail its neighbours).
+   * @default false (a failing merged call rejects every request in it)
+   */
+  isolateFailures?: boolean;
 }
 
 interface Pending<I, O> {
@@ -21,7 +27,7 @@ interface Pending<I, O> {
  * order, requests are taken first-come first-served until `maxBatchSize` items, and each request
  * gets back exactly its own slice of the outputs. One merged call runs at a time; requests that
  * arrive meanwhile wait for the next one (so a busy model batches more, an idle one waits at most
- * `maxWaitMs`). A failing call rejects every request in it.
+ * `maxWaitMs`). A failing call rejects every request in it (unless `isolateFailures`).
  *
  * `run(items)` must return one output per item, in order, and its output for an item must not
  * depend on the other items (the caller guarantees that; the token classifier does).
@@ -35,9 +41,11 @@ export class Batcher<I, O> {
   private timer: NodeJS.Timeout | undefined;
   private readonly run: (items: I[]) => Promise<O[]>;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
+  private readonly isolateFailures: boolean;
 
   constructor(run: (items: I[]) => Promise<O[]>, options: BatcherOptions = {}) {
     this.run = run;
+    this.isolateFailures = options.isolateFailures === true;
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
     this.onBatch = options.onBatch;
@@ -65,6 +73,11 @@ export class Batcher<I, O> {
     return this.queue.length;
   }
 
+  /** True when nothing waits and no merged call runs (the batcher can be dropped). */
+  get idle(): boolean {
+    return this.queue.length === 0 && !this.running;
+  }
+
   private async call(items: I[], requests: number): Promise<O[]> {
     const out = await this.run(items);
     if (out.length !== items.length) {
@@ -75,7 +88,9 @@ export class Batcher<I, O> {
   }
 
   private schedule(): void {
-    if (this.running || this.queue.length === 0) return;
+    if (this.running || this.queue.length === 0) {
+      return;
+    }
     if (this.queuedItems >= this.maxBatchSize) {
       this.flush();
     } else if (this.timer === undefined) {
@@ -88,12 +103,16 @@ export class Batcher<I, O> {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.running || this.queue.length === 0) return;
+    if (this.running || this.queue.length === 0) {
+      return;
+    }
     const batch: Pending<I, O>[] = [];
     let count = 0;
     while (this.queue.length > 0) {
       const next = this.queue[0];
-      if (batch.length > 0 && count + next.items.length > this.maxBatchSize) break;
+      if (batch.length > 0 && count + next.items.length > this.maxBatchSize) {
+        break;
+      }
       this.queue.shift();
       batch.push(next);
       count += next.items.length;
@@ -103,7 +122,9 @@ export class Batcher<I, O> {
     void this.runBatch(batch).finally(() => {
       this.running = false;
       // Requests that queued up while the model was busy go out at once: they have waited already.
-      if (this.queue.length > 0) this.flush();
+      if (this.queue.length > 0) {
+        this.flush();
+      }
     });
   }
 
@@ -117,7 +138,16 @@ export class Batcher<I, O> {
         at += p.items.length;
       }
     } catch (e) {
-      for (const p of batch) p.reject(e);
+      if (!this.isolateFailures || batch.length === 1) {
+        for (const p of batch) {
+          p.reject(e);
+        }
+        return;
+      }
+      // One request's input may be what broke the merged call: each request runs alone instead.
+      for (const p of batch) {
+        await this.call(p.items, 1).then(p.resolve, p.reject);
+      }
     }
   }
 }

@@ -15,7 +15,9 @@ export function builtinModels(cacheDir?: string): (id: string, cased: boolean) =
   // One write per folder even when several services name the same fixture at once.
   const writes = new Map<string, Promise<string>>();
   return async (id, cased) => {
-    if (id.toLowerCase() !== `${BUILTIN_PREFIX}ner-fixture`) return undefined;
+    if (id.toLowerCase() !== `${BUILTIN_PREFIX}ner-fixture`) {
+      return undefined;
+    }
     const dir = join(cacheDir ?? join(tmpdir(), 'inferkit'), 'builtin', cased ? 'ner-fixture-cased' : 'ner-fixture');
     let write = writes.get(dir);
     if (write === undefined) {
@@ -31,6 +33,8 @@ async function ensureFixture(dir: string, cased: boolean): Promise<string> {
     () => true,
     () => false,
   );
-  if (!exists) await writeNerFixtureRepo(dir, { lowercase: !cased });
+  if (!exists) {
+    await writeNerFixtureRepo(dir, { lowercase: !cased });
+  }
   return dir;
 }

@@ -44,9 +44,9 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
   };
 }
 
-/** Adapts an in-kernel forecasting model for serving. */
+/** Adapts an in-kernel forecasting model for serving (`model` lets the server merge concurrent calls). */
 export function servedForecastModel(model: ForecastModel): ForecastServedModel {
-  return { task: 'time_series_forecast', forecaster: localForecaster(model), dispose: () => model.dispose() };
+  return { task: 'time_series_forecast', forecaster: localForecaster(model), model, dispose: () => model.dispose() };
 }
 
 /**
@@ -78,7 +78,9 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
     time_series_forecast: async ({ config, signal }) => {
       const source = modelSource(config);
       const baseline = BASELINES[source.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
-      if (baseline) return servedForecastModel(baseline(config.modelName));
+      if (baseline) {
+        return servedForecastModel(baseline(config.modelName));
+      }
       const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(session ? { session } : {}) });
       return servedForecastModel(model);
     },

@@ -31,7 +31,9 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
           throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task ?? 'unknown'})`, { param: 'model' });
         }
         ensureReady(entry);
-        if (entry.model?.task !== 'time_series_forecast') throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
+        if (entry.model?.task !== 'time_series_forecast') {
+          throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
+        }
         return await entry.model.forecaster.forecast(parsed);
       } catch (e) {
         reply.code(toErrorResponse(e).status);

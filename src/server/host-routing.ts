@@ -32,8 +32,12 @@ export function hostOfUrl(url: string): string {
 /** Classifies a Host header against the served hosts and the serving domain. */
 export function resolveHostScope(hostHeader: string | undefined, servedHosts: ReadonlySet<string>, domain: string): HostScope {
   const host = normalizeHost(hostHeader);
-  if (servedHosts.has(host)) return { kind: 'service', host };
+  if (servedHosts.has(host)) {
+    return { kind: 'service', host };
+  }
   const d = normalizeHost(domain);
-  if (d.length > 0 && host.endsWith(`.${d}`)) return { kind: 'unknown', host };
+  if (d.length > 0 && host.endsWith(`.${d}`)) {
+    return { kind: 'unknown', host };
+  }
   return { kind: 'any' };
 }

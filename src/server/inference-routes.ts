@@ -23,7 +23,9 @@ function tokenRunner(entry: ModelEntry, protocol: 'v1' | 'v2'): TokenRunner {
     throw new InferkitError('model_not_found', `model "${entry.name}" is served with the ${entry.protocol.toUpperCase()} protocol (protocolVersion ${entry.protocol === 'v2' ? 'v2' : 'absent'}): ${where}`);
   }
   ensureReady(entry);
-  if (entry.tokens === undefined) throw new InferkitError('internal', `model "${entry.name}" has no runner`);
+  if (entry.tokens === undefined) {
+    throw new InferkitError('internal', `model "${entry.name}" has no runner`);
+  }
   return entry.tokens;
 }
 
@@ -42,7 +44,9 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
     POST: async (request): Promise<V1PredictResponse> => {
       const raw = nameParam(request);
       if (!raw.endsWith(PREDICT)) {
-        if (raw.includes(':')) throw new InferkitError('model_not_found', `unknown verb in /v1/models/${raw}; the V1 verb is :predict`);
+        if (raw.includes(':')) {
+          throw new InferkitError('model_not_found', `unknown verb in /v1/models/${raw}; the V1 verb is :predict`);
+        }
         throw new InferkitError('method_not_allowed', `POST /v1/models/${raw} is not a route; predict with POST /v1/models/${raw}:predict`);
       }
       const runner = tokenRunner(findModel(ctx, request, raw.slice(0, -PREDICT.length)), 'v1');
@@ -62,7 +66,9 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
       const entry = findModel(ctx, request, nameParam(request));
       ensureReady(entry);
       const model = entry.model;
-      if (model?.task === 'token_classification') return model.predictor.metadata();
+      if (model?.task === 'token_classification') {
+        return model.predictor.metadata();
+      }
       return {
         name: entry.name,
         versions: [],

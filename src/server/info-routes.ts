@@ -31,7 +31,9 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
   });
   route(app, '/metrics', {
     GET: async (_request, reply) => {
-      for (const e of ctx.registry.entries) ctx.metrics.modelReady.set({ model: e.name }, e.phase === 'ready' ? 1 : 0);
+      for (const e of ctx.registry.entries) {
+        ctx.metrics.modelReady.set({ model: e.name }, e.phase === 'ready' ? 1 : 0);
+      }
       reply.header('content-type', ctx.metrics.registry.contentType);
       return ctx.metrics.registry.metrics();
     },

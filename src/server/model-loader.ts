@@ -1,6 +1,7 @@
 import type { InferenceService } from '../contract/inference-service.js';
 import type { CallOptions, Forecaster, Predictor } from '../contract/predictor.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
+import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
 
 /** The tasks the server can serve; a loader table maps each to a loader. */
 export type ServeTask = 'token_classification' | 'time_series_forecast';
@@ -24,6 +25,11 @@ export interface ForecastServedModel {
   task: 'time_series_forecast';
   /** Answers `POST /v1/timeseries/forecast`; request-level problems reject with an InferkitError. */
   forecaster: Forecaster;
+  /**
+   * The model behind `forecaster`. When given, the server answers with `localForecaster` over a
+   * wrapper that merges concurrent `predict` calls (dynamic batching) instead of `forecaster`.
+   */
+  model?: ForecastModel;
   /** Releases the model's sessions. */
   dispose?: () => Promise<void>;
 }

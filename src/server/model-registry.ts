@@ -1,9 +1,11 @@
 import type { InferenceService, InferenceServiceStatus } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { runtimeConfig, type RuntimeConfig } from '../manifest/runtime-config.js';
+import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
+import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from './model-task.js';
 import { createTokenRunner, type TokenRunner } from './token-runner.js';
 
@@ -45,7 +47,7 @@ export interface ModelEntry extends Omit<ModelState, 'ready' | 'status'> {
 export interface ModelRegistryOptions {
   /** Serving domain of default service URLs. */
   domain: string;
-  /** Batching limits for each token-classification model. */
+  /** Batching limits for each model (texts per token-classification call, series per forecast call). */
   batching: BatcherOptions;
   /** Observes each model call's merged size. */
   onBatch?: (model: string, items: number, requests: number) => void;
@@ -77,7 +79,9 @@ export class ModelRegistry {
   /** Starts loading every model that is not already failed; returns at once. */
   start(loaders: ModelLoaders): void {
     for (const entry of this.entries) {
-      if (entry.phase !== 'loading') continue;
+      if (entry.phase !== 'loading') {
+        continue;
+      }
       const p = this.load(entry, loaders).finally(() => this.pending.delete(p));
       this.pending.add(p);
     }
@@ -85,12 +89,16 @@ export class ModelRegistry {
 
   /** Resolves when every model has loaded or failed. */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.pending.size > 0) {
+      await Promise.all([...this.pending]);
+    }
   }
 
   /** Models reachable from a Host scope. */
   inScope(scope: HostScope): ModelEntry[] {
-    if (scope.kind === 'unknown') return [];
+    if (scope.kind === 'unknown') {
+      return [];
+    }
     return scope.kind === 'service' ? this.entries.filter((e) => e.host === scope.host) : this.entries;
   }
 
@@ -100,7 +108,9 @@ export class ModelRegistry {
       throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; served hosts: ${[...this.hosts].join(', ') || 'none'}`);
     }
     const matches = this.inScope(scope).filter((e) => e.name === name);
-    if (matches.length === 1) return matches[0];
+    if (matches.length === 1) {
+      return matches[0];
+    }
     if (matches.length > 1) {
       throw new InferkitError('invalid_request', `model "${name}" is served by several services (${matches.map((m) => m.host).join(', ')}); send the Host header of one`);
     }
@@ -137,13 +147,13 @@ export class ModelRegistry {
         await model.dispose?.();
         return;
       }
+      const onBatch = this.options.onBatch;
+      const batching = { ...this.options.batching, onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined };
       entry.model = model;
       if (model.task === 'token_classification') {
-        const onBatch = this.options.onBatch;
-        entry.tokens = createTokenRunner(entry.name, model, {
-          ...this.options.batching,
-          onBatch: onBatch ? (items, requests) => onBatch(entry.name, items, requests) : undefined,
-        });
+        entry.tokens = createTokenRunner(entry.name, model, batching);
+      } else if (model.model !== undefined) {
+        entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(model.model, batching)) };
       }
       setPhase(entry, 'ready', undefined);
     } catch (e) {

@@ -26,7 +26,7 @@ export interface ServeOptions {
   host?: string;
   /** Domain of default service hosts `{name}.{namespace}.{domain}` (when a manifest has no status.url). @default 'example.com' */
   domain?: string;
-  /** Most texts merged into one model call; `0`/`1` disables batching. @default 32 */
+  /** Most texts (token classification) or series (forecast) merged into one model call; `0`/`1` disables batching. @default 32 */
   maxBatchSize?: number;
   /** Longest wait (ms) for requests to join a batch; `0` disables batching. @default 2 */
   maxWaitMs?: number;
@@ -143,7 +143,9 @@ function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOp
     ctx.metrics.inFlight.dec({ route });
     ctx.metrics.requests.inc(labels);
     ctx.metrics.duration.observe(labels, reply.elapsedTime / 1000);
-    if (options.logRequests) log(requestLogLine(request, reply, labels.model));
+    if (options.logRequests) {
+      log(requestLogLine(request, reply, labels.model));
+    }
   });
 }
 
@@ -164,7 +166,9 @@ function errorReply(error: unknown, request: FastifyRequest, reply: FastifyReply
 
 /** Fastify's body-limit and content-type errors with messages that say what to do. */
 function clearerFastifyError(error: unknown, request: FastifyRequest, bodyLimit: number): unknown {
-  if (error instanceof InferkitError) return error;
+  if (error instanceof InferkitError) {
+    return error;
+  }
   const code = toErrorResponse(error).code;
   if (code === 'payload_too_large') {
     return new InferkitError('payload_too_large', `request body is larger than the limit of ${bodyLimit} bytes`, { cause: error });

@@ -48,10 +48,14 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTION
  */
 export function route(app: FastifyInstance, url: string, handlers: Partial<Record<'GET' | 'POST', RouteHandlerMethod>>): void {
   const allowed = Object.keys(handlers) as Array<'GET' | 'POST'>;
-  for (const m of allowed) app.route({ method: m, url, handler: handlers[m] as RouteHandlerMethod });
+  for (const m of allowed) {
+    app.route({ method: m, url, handler: handlers[m] as RouteHandlerMethod });
+  }
   const allow = [...allowed, ...(handlers.GET ? ['HEAD'] : [])].join(', ');
   const others = METHODS.filter((m) => !allowed.includes(m as 'GET' | 'POST'));
-  if (!handlers.GET) others.push('HEAD');
+  if (!handlers.GET) {
+    others.push('HEAD');
+  }
   app.route({
     method: others,
     url,

@@ -10,7 +10,7 @@ export interface ServerMetrics {
   duration: Histogram<'model' | 'route' | 'status'>;
   /** `inferkit_requests_in_flight{route}`. */
   inFlight: Gauge<'route'>;
-  /** `inferkit_batch_size{model}`: texts per model call. */
+  /** `inferkit_batch_size{model}`: texts (token classification) or series (forecast) per model call. */
   batchSize: Histogram<'model'>;
   /** `inferkit_batch_requests{model}`: requests merged into one model call. */
   batchRequests: Histogram<'model'>;
@@ -40,7 +40,7 @@ export function createServerMetrics(): ServerMetrics {
     inFlight: new Gauge({ name: 'inferkit_requests_in_flight', help: 'Requests being served', labelNames: ['route'], registers }),
     batchSize: new Histogram({
       name: 'inferkit_batch_size',
-      help: 'Texts per model call (dynamic batching merges requests)',
+      help: 'Texts or series per model call (dynamic batching merges requests)',
       labelNames: ['model'],
       buckets: [1, 2, 4, 8, 16, 32, 64, 128],
       registers,

@@ -36,21 +36,37 @@ export const STATUS_BY_CODE: Readonly<Record<InferkitErrorCode, number>> = {
 
 /** Fastify's own errors (body parsing, limits) carry a `FST_…` code and a `statusCode`. */
 function fastifyCode(e: unknown): InferkitErrorCode | undefined {
-  if (typeof e !== 'object' || e === null) return undefined;
+  if (typeof e !== 'object' || e === null) {
+    return undefined;
+  }
   const { code, statusCode } = e as { code?: unknown; statusCode?: unknown };
-  if (typeof code !== 'string' || !code.startsWith('FST_') || typeof statusCode !== 'number') return undefined;
-  if (statusCode === 413) return 'payload_too_large';
-  if (statusCode === 404) return 'model_not_found';
-  if (statusCode === 405) return 'method_not_allowed';
+  if (typeof code !== 'string' || !code.startsWith('FST_') || typeof statusCode !== 'number') {
+    return undefined;
+  }
+  if (statusCode === 413) {
+    return 'payload_too_large';
+  }
+  if (statusCode === 404) {
+    return 'model_not_found';
+  }
+  if (statusCode === 405) {
+    return 'method_not_allowed';
+  }
   // Every other request-shaped Fastify failure (415 media type, empty JSON body, bad header) is the
   // client's mistake and the contract says 400 for all of them.
-  if (statusCode >= 400 && statusCode < 500) return 'invalid_request';
+  if (statusCode >= 400 && statusCode < 500) {
+    return 'invalid_request';
+  }
   return 'internal';
 }
 
 function messageOf(e: unknown, code: InferkitErrorCode): string {
-  if (code === 'payload_too_large' && !isInferkitError(e)) return 'request body is larger than the server limit';
-  if (e instanceof Error && e.message) return e.message;
+  if (code === 'payload_too_large' && !isInferkitError(e)) {
+    return 'request body is larger than the server limit';
+  }
+  if (e instanceof Error && e.message) {
+    return e.message;
+  }
   return 'internal server error';
 }
 

@@ -1,0 +1,90 @@
+import type { Frequency } from '../contract/enums.js';
+import { InferkitError } from '../errors.js';
+import type { ForecastModel, ModelForecast, PredictOptions } from '../runtime/forecast/forecast-model.js';
+import { Batcher, type BatcherOptions } from './batcher.js';
+
+/** One series of one `predict` call, with its frequency. */
+interface SeriesItem {
+  series: Float32Array;
+  frequency: Frequency | undefined;
+}
+
+/** One series' forecast, as cut out of a merged call's result. */
+interface SeriesForecast {
+  levels: readonly number[];
+  values: Float32Array;
+  mean: Float32Array | undefined;
+}
+
+/** Distinct (horizon, frequencies) keys kept before idle batchers are dropped. */
+const MAX_IDLE_KEYS = 64;
+
+/**
+ * Wraps `model` so that concurrent `predict` calls with the same `horizon` (and both with or both
+ * without `frequencies`) are merged into one call of the underlying model: up to `maxBatchSize`
+ * series, the first call waiting at most `maxWaitMs` (see {@link Batcher}). Each caller gets
+ * exactly its own series' rows back, so answers equal unmerged ones for any model whose forecast
+ * of a series does not depend on the other series of the batch (Chronos-Bolt, the baselines).
+ * A merged call that fails is retried call by call, so one caller's bad input fails only that
+ * caller. A call's `signal` is checked before and after (a merged call is not cancelled for one
+ * caller). `maxWaitMs: 0` or `maxBatchSize ≤ 1` → every call goes straight to `model`.
+ * `onBatch(series, calls)` observes every underlying call either way.
+ */
+export function mergingForecastModel(model: ForecastModel, options: BatcherOptions = {}): ForecastModel {
+  const batchers = new Map<string, Batcher<SeriesItem, SeriesForecast>>();
+
+  const batcherFor = (horizon: number, withFrequencies: boolean): Batcher<SeriesItem, SeriesForecast> => {
+    const key = `${horizon}/${withFrequencies ? 'f' : '-'}`;
+    let batcher = batchers.get(key);
+    if (batcher === undefined) {
+      if (batchers.size >= MAX_IDLE_KEYS) {
+        for (const [k, b] of batchers) {
+          if (b.idle) {
+            batchers.delete(k);
+          }
+        }
+      }
+      const run = (items: SeriesItem[]) => predictRows(model, items, horizon, withFrequencies);
+      batcher = new Batcher(run, { ...options, isolateFailures: true });
+      batchers.set(key, batcher);
+    }
+    return batcher;
+  };
+
+  return {
+    name: model.name,
+    nativeHorizon: model.nativeHorizon,
+    quantiles: model.quantiles,
+    ...(model.patchSize !== undefined ? { patchSize: model.patchSize } : {}),
+    ...(model.contextLength !== undefined ? { contextLength: model.contextLength } : {}),
+    async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
+      const batcher = batcherFor(horizon, opts.frequencies !== undefined);
+      if (!batcher.enabled || batch.length === 0) {
+        const out = await model.predict(batch, horizon, opts);
+        options.onBatch?.(batch.length, 1);
+        return out;
+      }
+      opts.signal?.throwIfAborted();
+      const frequencies = opts.frequencies;
+      const items = batch.map((series, i) => ({ series, frequency: frequencies?.[i] }));
+      const rows = await batcher.submit(items);
+      opts.signal?.throwIfAborted();
+      const levels = rows[0].levels;
+      const values = rows.map((r) => r.values);
+      const mean = rows.map((r) => r.mean);
+      return mean.every((m): m is Float32Array => m !== undefined) ? { levels, values, mean } : { levels, values };
+    },
+    dispose: () => model.dispose(),
+  };
+}
+
+/** One underlying call for merged series; its result cut into one row per series. */
+async function predictRows(model: ForecastModel, items: SeriesItem[], horizon: number, withFrequencies: boolean): Promise<SeriesForecast[]> {
+  const batch = items.map((it) => it.series);
+  const frequencies = withFrequencies ? items.map((it) => it.frequency as Frequency) : undefined;
+  const out = await model.predict(batch, horizon, frequencies === undefined ? {} : { frequencies });
+  if (out.values.length !== items.length || (out.mean !== undefined && out.mean.length !== items.length)) {
+    throw new InferkitError('internal', `model "${model.name}" returned ${out.values.length} forecasts for ${items.length} series`);
+  }
+  return out.values.map((values, i) => ({ levels: out.levels, values, mean: out.mean?.[i] }));
+}

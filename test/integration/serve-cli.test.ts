@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { http } from './server-http.js';
+
+const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
+const MAIN = resolve(process.cwd(), 'src/cli/main.ts');
+
+let child: ChildProcess | undefined;
+let cache: string | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+  }
+  child = undefined;
+  if (cache) {
+    await rm(cache, { recursive: true, force: true });
+  }
+});
+
+/** Resolves with the first match of `pattern` in the child's stderr, rejects after `ms` or on exit. */
+function waitFor(proc: ChildProcess, output: { text: string }, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
+  return new Promise((resolvePromise, reject) => {
+    const check = () => {
+      const m = pattern.exec(output.text);
+      if (m) {
+        done();
+        resolvePromise(m);
+      }
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${pattern} within ${ms} ms; output so far:\n${output.text}`));
+    }, ms);
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`serve exited (${code}) before ${pattern}; output:\n${output.text}`));
+    };
+    const done = () => {
+      clearTimeout(timer);
+      proc.stderr?.off('data', check);
+      proc.off('exit', onExit);
+    };
+    proc.stderr?.on('data', check);
+    proc.on('exit', onExit);
+    check();
+  });
+}
+
+describe('inferkit serve (child process)', () => {
+  it('serves the two examples on a free port, answers V1 and forecast by Host, and exits 0 on SIGINT', async () => {
+    cache = await mkdtemp(join(tmpdir(), 'inferkit-serve-cli-'));
+    const proc = spawn(TSX, [MAIN, 'serve', 'examples/token-classification.yaml', 'examples/forecast.yaml', '--port', '0'], {
+      env: { ...process.env, INFERKIT_CACHE: cache, INFERKIT_OFFLINE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    const output = { text: '' };
+    proc.stdout?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+
+    const [, url] = await waitFor(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    await waitFor(proc, output, /models loaded:/, 30_000);
+    expect(output.text).not.toMatch(/FAILED/);
+    const failure = (what: string) => `${what}; serve output:\n${output.text}`;
+
+    const v1 = await http(url, '/v1/models/bert:predict', {
+      headers: { host: 'huggingface-bert.default.example.com' },
+      body: { instances: ['My name is Wolfgang and I live in Berlin'] },
+    });
+    expect(v1.status, failure(v1.text)).toBe(200);
+    expect(v1.json()).toEqual({ predictions: [[expect.any(Array)]] });
+
+    const fc = await http(url, '/v1/timeseries/forecast', {
+      headers: { host: 'chronos-forecast.forecasting.example.com' },
+      body: { model: 'chronos-bolt', inputs: [{ type: 'univariate_time_series', name: 's', series: [1, 2, 3, 1, 2, 3, 1, 2, 3], frequency: 'D' }], options: { horizon: 3 } },
+    });
+    expect(fc.status, failure(fc.text)).toBe(200);
+    const body = fc.json() as { status: string; outputs: Array<{ content: Array<{ mean_forecast: number[] }> }> };
+    expect(body.status).toBe('completed');
+    expect(body.outputs[0].content[0].mean_forecast).toHaveLength(3);
+
+    const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+    proc.kill('SIGINT');
+    const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000))]);
+    expect(code, failure('exit after SIGINT')).toBe(0);
+  }, 75_000);
+});
