@@ -20,10 +20,14 @@ export interface BacktestFigureOptions {
 export function backtestFigure(actual: HistorySource, forecasts: Readonly<Record<string, ForecastSource>>, options: BacktestFigureOptions = {}): PlotlyFigure {
   const truth = pointsBySeries(actual);
   const models = Object.entries(forecasts).map(([model, source]) => ({ model, points: pointsBySeries(source) }));
-  if (models.length === 0) throw new InferkitError('invalid_request', 'backtestFigure: no forecasts given', { param: 'forecasts' });
+  if (models.length === 0) {
+    throw new InferkitError('invalid_request', 'backtestFigure: no forecasts given', { param: 'forecasts' });
+  }
   const names = [...(options.series ?? models[0].points.keys())];
   const missing = names.filter((n) => !truth.has(n));
-  if (missing.length > 0) throw new InferkitError('invalid_request', `backtestFigure: no actual values for ${missing.join(', ')}`, { param: 'actual' });
+  if (missing.length > 0) {
+    throw new InferkitError('invalid_request', `backtestFigure: no actual values for ${missing.join(', ')}`, { param: 'actual' });
+  }
   const columns = options.columns ?? (names.length <= 3 ? 1 : 2);
   const grid = facetGrid(names.length, columns);
   const data: PlotlyTrace[] = [];
@@ -39,7 +43,9 @@ export function backtestFigure(actual: HistorySource, forecasts: Readonly<Record
     let origin: string | number | undefined;
     models.forEach(({ model, points }, m) => {
       const f = points.get(n);
-      if (!f) return;
+      if (!f) {
+        return;
+      }
       origin ??= f.x[0];
       data.push({ type: 'scatter', mode: 'lines', name: escapeHtml(model), legendgroup: model, showlegend: k === 0, x: f.x, y: f.columns.get('mean'), line: { color: PALETTE[m % PALETTE.length], width: 2, dash: m === 0 ? 'solid' : 'dash' }, ...ref, meta: n });
     });

@@ -18,11 +18,14 @@ export interface DisplayFigureOptions extends RenderPngOptions {
 
 /**
  * Shows a figure in a notebook as a PNG (small outputs, no inlined plotly) and optionally writes the
- * interactive HTML beside it. Returns the PNG bytes and the HTML path.
+ * interactive HTML beside it. Returns the PNG bytes and the HTML path. The Chromium behind the PNG is shared
+ * by later charts and closes after `idleMs` (or `closeRenderer()`).
  */
 export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<{ png: Uint8Array; file?: string }> {
   const png = await renderPng(fig, options);
-  if (options.file) await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath }), 'utf8');
+  if (options.file) {
+    await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath }), 'utf8');
+  }
   const display: PngDisplay = options.display ?? (await import('tslab')).display;
   display.png(png);
   return options.file ? { png, file: options.file } : { png };

@@ -28,9 +28,13 @@ export function entityType(e: HighlightEntity): string {
 
 function colorFor(type: string, options: EntityHtmlOptions, assigned: Map<string, string>): string {
   const fixed = options.colors?.[type] ?? DEFAULT_COLORS[type];
-  if (fixed) return fixed;
+  if (fixed) {
+    return fixed;
+  }
   let c = assigned.get(type);
-  if (!c) assigned.set(type, (c = PALETTE[(assigned.size + 4) % PALETTE.length]));
+  if (!c) {
+    assigned.set(type, (c = PALETTE[(assigned.size + 4) % PALETTE.length]));
+  }
   return c;
 }
 
@@ -46,7 +50,9 @@ export function entityHtml(text: string, entities: readonly HighlightEntity[], o
   let html = '';
   let at = 0;
   for (const { e, start, end } of spans) {
-    if (start < at) continue;
+    if (start < at) {
+      continue;
+    }
     const type = entityType(e);
     const color = colorFor(type, options, assigned);
     const score = options.scores && typeof e.score === 'number' ? ` ${e.score.toFixed(2)}` : '';

@@ -52,7 +52,9 @@ export function baseLayout(title?: string): PlotlyLayout {
     legend: { orientation: 'h', x: 0, y: -0.08, yanchor: 'top' },
     hovermode: 'x',
   };
-  if (title) layout.title = { text: escapeHtml(title) };
+  if (title) {
+    layout.title = { text: escapeHtml(title) };
+  }
   return layout;
 }
 

@@ -24,7 +24,13 @@ const HISTORY_COLOR = '#404040';
 /** Quantile levels present as `q<level>` columns, ascending. */
 function levelsOf(points: Iterable<SeriesPoints>): number[] {
   const levels = new Set<number>();
-  for (const p of points) for (const k of p.columns.keys()) if (/^q\d/.test(k)) levels.add(Number(k.slice(1)));
+  for (const p of points) {
+    for (const k of p.columns.keys()) {
+      if (/^q\d/.test(k)) {
+        levels.add(Number(k.slice(1)));
+      }
+    }
+  }
   return [...levels].sort((a, b) => a - b);
 }
 
@@ -33,7 +39,9 @@ export function defaultBands(levels: readonly number[]): Array<[number, number]>
   const pairs: Array<[number, number]> = [];
   for (const lo of levels) {
     const hi = levels.find((h) => Math.abs(h - (1 - lo)) < 1e-9);
-    if (lo < 0.5 && hi !== undefined) pairs.push([lo, hi]);
+    if (lo < 0.5 && hi !== undefined) {
+      pairs.push([lo, hi]);
+    }
   }
   return pairs;
 }
@@ -69,11 +77,15 @@ export function forecastFigure(history: HistorySource | null, forecast: Forecast
   const future = pointsBySeries(forecast);
   const names = [...(options.series ?? future.keys())];
   const unknown = names.filter((n) => !future.has(n));
-  if (unknown.length > 0) throw new InferkitError('invalid_request', `forecastFigure: no forecast for series ${unknown.join(', ')}; have ${[...future.keys()].join(', ')}`, { param: 'series' });
+  if (unknown.length > 0) {
+    throw new InferkitError('invalid_request', `forecastFigure: no forecast for series ${unknown.join(', ')}; have ${[...future.keys()].join(', ')}`, { param: 'series' });
+  }
   const levels = levelsOf(names.map((n) => future.get(n) as SeriesPoints));
   const bands = options.bands ?? defaultBands(levels);
   const missing = bands.flat().filter((l) => !levels.includes(l));
-  if (missing.length > 0) throw new InferkitError('invalid_request', `forecastFigure: no quantile column for level(s) ${missing.join(', ')}; forecast has ${levels.join(', ') || 'none'}`, { param: 'bands' });
+  if (missing.length > 0) {
+    throw new InferkitError('invalid_request', `forecastFigure: no quantile column for level(s) ${missing.join(', ')}; forecast has ${levels.join(', ') || 'none'}`, { param: 'bands' });
+  }
   const mode = options.mode ?? (names.length <= 12 ? 'facets' : 'dropdown');
   const layout = baseLayout(options.title);
   const data: PlotlyTrace[] = [];

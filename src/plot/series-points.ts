@@ -14,11 +14,19 @@ export interface SeriesPoints {
 }
 
 function asRows(source: HistorySource | ForecastSource): Row[] {
-  if (isDataFrame(source)) return toRows(source);
-  if (!Array.isArray(source)) return forecastToRows(source as ForecastResponse);
+  if (isDataFrame(source)) {
+    return toRows(source);
+  }
+  if (!Array.isArray(source)) {
+    return forecastToRows(source as ForecastResponse);
+  }
   const first = (source as readonly Row[])[0];
-  if (first && Array.isArray(first.series)) return inputsToRows(source as readonly TimeSeriesInput[]);
-  if (first && 'mean_forecast' in first) return forecastToRows(source as readonly TimeSeriesForecast[]);
+  if (first && Array.isArray(first.series)) {
+    return inputsToRows(source as readonly TimeSeriesInput[]);
+  }
+  if (first && 'mean_forecast' in first) {
+    return forecastToRows(source as readonly TimeSeriesForecast[]);
+  }
   return source as Row[];
 }
 
@@ -38,16 +46,26 @@ export function pointsBySeries(source: HistorySource | ForecastSource): Map<stri
   for (const row of asRows(source)) {
     const key = seriesKey(row);
     let s = out.get(key);
-    if (!s) out.set(key, (s = { x: [], columns: new Map() }));
+    if (!s) {
+      out.set(key, (s = { x: [], columns: new Map() }));
+    }
     const i = s.x.length;
     s.x.push(row.timestamp instanceof Date ? row.timestamp.toISOString() : (row.timestamp as string | number));
     for (const [k, v] of Object.entries(row)) {
-      if (k === 'id' || k === 'variable' || k === 'timestamp') continue;
+      if (k === 'id' || k === 'variable' || k === 'timestamp') {
+        continue;
+      }
       let col = s.columns.get(k);
-      if (!col) s.columns.set(k, (col = new Array<number | null>(i).fill(null)));
+      if (!col) {
+        s.columns.set(k, (col = new Array<number | null>(i).fill(null)));
+      }
       col.push(num(v));
     }
-    for (const col of s.columns.values()) if (col.length < s.x.length) col.push(null);
+    for (const col of s.columns.values()) {
+      if (col.length < s.x.length) {
+        col.push(null);
+      }
+    }
   }
   return out;
 }

@@ -10,7 +10,9 @@ export interface DecodedPng {
 /** Minimal PNG decoder for tests (8-bit RGB/RGBA, non-interlaced), enough to inspect Chromium's output. */
 export function decodePng(bytes: Uint8Array): DecodedPng {
   const buf = Buffer.from(bytes);
-  if (buf.readUInt32BE(0) !== 0x89504e47) throw new TypeError('not a PNG');
+  if (buf.readUInt32BE(0) !== 0x89504e47) {
+    throw new TypeError('not a PNG');
+  }
   let off = 8, width = 0, height = 0, colorType = 0;
   const idat: Buffer[] = [];
   while (off < buf.length) {
@@ -21,9 +23,14 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       colorType = data[9];
-      if (data[8] !== 8 || data[12] !== 0 || (colorType !== 2 && colorType !== 6)) throw new TypeError('unsupported PNG format');
-    } else if (type === 'IDAT') idat.push(data);
-    else if (type === 'IEND') break;
+      if (data[8] !== 8 || data[12] !== 0 || (colorType !== 2 && colorType !== 6)) {
+        throw new TypeError('unsupported PNG format');
+      }
+    } else if (type === 'IDAT') {
+      idat.push(data);
+    } else if (type === 'IEND') {
+      break;
+    }
     off += 12 + len;
   }
   const bpp = colorType === 6 ? 4 : 3;
@@ -38,10 +45,13 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
       const b = y > 0 ? out[(y - 1) * stride + i] : 0;
       const c = i >= bpp && y > 0 ? out[(y - 1) * stride + i - bpp] : 0;
       let v = line[i];
-      if (filter === 1) v += a;
-      else if (filter === 2) v += b;
-      else if (filter === 3) v += (a + b) >> 1;
-      else if (filter === 4) {
+      if (filter === 1) {
+        v += a;
+      } else if (filter === 2) {
+        v += b;
+      } else if (filter === 3) {
+        v += (a + b) >> 1;
+      } else if (filter === 4) {
         const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
         v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       }
