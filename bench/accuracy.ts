@@ -47,7 +47,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     .then((rows) => {
       console.log('| data (series) | horizon | model | MASE | WQL |');
       console.log('|---|---:|---|---:|---:|');
-      for (const r of rows) console.log(`| ${r.group} (${r.series}) | ${r.horizon} | ${r.model} | ${r.mase.toFixed(3)} | ${r.wql.toFixed(4)} |`);
+      for (const r of rows) {
+        console.log(`| ${r.group} (${r.series}) | ${r.horizon} | ${r.model} | ${r.mase.toFixed(3)} | ${r.wql.toFixed(4)} |`);
+      }
     })
     .catch((e: unknown) => {
       console.error(e);

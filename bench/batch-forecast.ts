@@ -80,7 +80,9 @@ export async function runBatchForecastBench(options: BenchOptions = {}): Promise
         const fromInputs = await measure(() => batchForecast(inputs, forecaster, { horizon: HORIZON, quantiles: QUANTILES }), opts);
         const fromFrame = await measure(async () => {
           const r = await batchForecast(frame, forecaster, { horizon: HORIZON, quantiles: QUANTILES, idColumn: 'id', frequency: 'month' });
-          if (r.status !== 'completed' || r.forecasts.length !== count) throw new Error(`batch forecast ${r.status}: ${r.failures[0]?.error.message}`);
+          if (r.status !== 'completed' || r.forecasts.length !== count) {
+            throw new Error(`batch forecast ${r.status}: ${r.failures[0]?.error.message}`);
+          }
         }, opts);
         const rss = rowRss.stop();
         rows.push([

@@ -48,7 +48,9 @@ const BOLT_SMALL = { kind: 'bolt-like', contextLength: 2048, predictionLength: 6
 /** Generates (once) the Chronos-Bolt-small-shaped repo and returns its folder. */
 export async function boltSmallRepo(cacheDir = join(homedir(), '.cache', 'inferkit-bench')): Promise<string> {
   const dir = join(cacheDir, 'chronos-bolt-small-like');
-  if (!existsSync(join(dir, 'onnx', 'model.onnx'))) await writeChronosFixtureRepo(dir, BOLT_SMALL);
+  if (!existsSync(join(dir, 'onnx', 'model.onnx'))) {
+    await writeChronosFixtureRepo(dir, BOLT_SMALL);
+  }
   return dir;
 }
 
@@ -66,7 +68,9 @@ async function rawForecast(session: OrtSession, series: Float32Array[], horizon:
     rows.forEach((r, i) => data.set(r, i * time));
     for (let done = 0; done < horizon; done += H) {
       const out = (await session.run({ context: float32Tensor(data, [rows.length, time]) })).quantile_preds.data as Float32Array;
-      if (done + H >= horizon) break;
+      if (done + H >= horizon) {
+        break;
+      }
       const next = new Float32Array(rows.length * (time + H));
       for (let i = 0; i < rows.length; i++) {
         next.set(data.subarray(i * time, (i + 1) * time), i * (time + H));
@@ -138,7 +142,9 @@ function printTables(r: Awaited<ReturnType<typeof runForecastBench>>): void {
   for (const x of r.rows) {
     console.log(`| ${x.series} | ${x.horizon} | ${x.inferkitSeriesPerS.toFixed(1)} | ${x.rawSeriesPerS.toFixed(1)} | ${x.overheadPct.toFixed(1)}% |`);
   }
-  if (r.grouping) console.log(`\n256 series of 16…512 points, horizon 64: grouped by length ${r.grouping.grouped.toFixed(1)} series/s, input order ${r.grouping.plain.toFixed(1)} series/s (${(r.grouping.grouped / r.grouping.plain).toFixed(2)}×)`);
+  if (r.grouping) {
+    console.log(`\n256 series of 16…512 points, horizon 64: grouped by length ${r.grouping.grouped.toFixed(1)} series/s, input order ${r.grouping.plain.toFixed(1)} series/s (${(r.grouping.grouped / r.grouping.plain).toFixed(2)}×)`);
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -49,25 +49,39 @@ function parseArgs(argv: readonly string[]): RunAllOptions {
     const a = argv[i];
     const value = () => {
       const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
+      if (v === undefined) {
+        throw new Error(`${a} needs a value`);
+      }
       return v;
     };
-    if (a === '--quick') opts.quick = true;
-    else if (a === '--long') opts.long = true;
-    else if (a === '--only') opts.only.push(...value().split(','));
-    else if (a === '--skip') opts.skip.push(...value().split(','));
-    else if (a === '--threads') opts.threads = Number(value());
-    else if (a === '--out') opts.out = value();
-    else if (a === '--help' || a === '-h') {
+    if (a === '--quick') {
+      opts.quick = true;
+    } else if (a === '--long') {
+      opts.long = true;
+    } else if (a === '--only') {
+      opts.only.push(...value().split(','));
+    } else if (a === '--skip') {
+      opts.skip.push(...value().split(','));
+    } else if (a === '--threads') {
+      opts.threads = Number(value());
+    } else if (a === '--out') {
+      opts.out = value();
+    } else if (a === '--help' || a === '-h') {
       process.stdout.write(
         `npm run bench -- [--quick] [--only NAME[,NAME]] [--skip NAME] [--threads N] [--long] [--out FILE]\nbenchmarks: ${BENCHES.map((b) => b.name).join(', ')}\n`,
       );
       process.exit(0);
-    } else throw new Error(`unknown option ${a} (try --help)`);
+    } else {
+      throw new Error(`unknown option ${a} (try --help)`);
+    }
   }
   const unknown = [...opts.only, ...opts.skip].filter((n) => !BENCHES.some((b) => b.name === n));
-  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
-  if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new Error('--threads must be a positive integer');
+  if (unknown.length > 0) {
+    throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  }
+  if (!Number.isInteger(opts.threads) || opts.threads < 1) {
+    throw new Error('--threads must be a positive integer');
+  }
   return opts;
 }
 
@@ -85,7 +99,9 @@ async function runOne(entry: BenchEntry, opts: RunAllOptions, log: (l: string) =
     return { status: missing ? 'not available' : 'failed', reason: missing ? `bench/${entry.file}.ts does not exist yet` : String(err.message).split('\n')[0], seconds: seconds() };
   }
   const name = entry.exports.find((n) => typeof mod[n] === 'function');
-  if (!name) return { status: 'not available', reason: `bench/${entry.file}.ts exports none of ${entry.exports.join(', ')}`, seconds: seconds() };
+  if (!name) {
+    return { status: 'not available', reason: `bench/${entry.file}.ts exports none of ${entry.exports.join(', ')}`, seconds: seconds() };
+  }
   const fn = mod[name] as (o: Record<string, unknown>) => Promise<unknown>;
   const rss = new RssSampler().start();
   try {

@@ -92,10 +92,14 @@ async function runCell(server: RunningServer, protocol: 'v1' | 'v2', texts: numb
   let sent = 0;
   const client = async (id: number, until: number, record: boolean) => {
     for (let n = 0; n < 100_000; n++) {
-      if (performance.now() >= until && n > 0) return;
+      if (performance.now() >= until && n > 0) {
+        return;
+      }
       const t0 = performance.now();
       const status = await post(agent, server.port, path, bodies[(id + n) % bodies.length]);
-      if (status !== 200) throw new Error(`${path} answered ${status}`);
+      if (status !== 200) {
+        throw new Error(`${path} answered ${status}`);
+      }
       if (record) {
         latencies.push(performance.now() - t0);
         sent += 1;

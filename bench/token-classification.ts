@@ -42,7 +42,9 @@ function mixedTexts(count: number, seed: number): string[] {
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  for (let i = 0; i < items.length; i += size) {
+    out.push(items.slice(i, i + size));
+  }
   return out;
 }
 
@@ -67,26 +69,36 @@ export async function runTokenClassificationBench(options: TokenClassificationBe
       try {
         const before = c.classifier.stats().tokens;
         await c.classifier.predictTokenIds(texts);
-        if (c.classifier.stats().tokens - before !== totalTokens) throw new Error('inferkit tokenized the bench texts differently from the raw feeds');
+        if (c.classifier.stats().tokens - before !== totalTokens) {
+          throw new Error('inferkit tokenized the bench texts differently from the raw feeds');
+        }
         for (const batch of batchSizes) {
           log(`token-classification: threads ${threads}, batch ${batch}`);
           const parts = chunks(texts, batch);
           const feeds = parts.map((p) => c.feeds(p));
           const contenders: Record<string, () => Promise<unknown>> = {
             raw: async () => {
-              for (const f of feeds) await c.raw.run(f);
+              for (const f of feeds) {
+                await c.raw.run(f);
+              }
             },
             v1: async () => {
-              for (const p of parts) await c.classifier.predictV1({ instances: p });
+              for (const p of parts) {
+                await c.classifier.predictV1({ instances: p });
+              }
             },
             entities: async () => {
-              for (const p of parts) await c.classifier.classify(p, { aggregation: 'simple' });
+              for (const p of parts) {
+                await c.classifier.classify(p, { aggregation: 'simple' });
+              }
             },
           };
           const peer = c.peer;
           if (peer) {
             contenders.peer = async () => {
-              for (const p of parts) await peer.classify(p);
+              for (const p of parts) {
+                await peer.classify(p);
+              }
             };
           }
           const m = await measureInterleaved(contenders, { warmup: 1, runs });
@@ -108,7 +120,9 @@ export async function runTokenClassificationBench(options: TokenClassificationBe
         ],
       },
     ];
-    if (options.sorting ?? true) out.push(await sortingTable(dir, threadCounts[0], runs, log));
+    if (options.sorting ?? true) {
+      out.push(await sortingTable(dir, threadCounts[0], runs, log));
+    }
     return out;
   });
   return { tables, peakRssBytes: rss.peakBytes, notes: [machineLine(machineInfo())] };
@@ -166,11 +180,17 @@ async function sortingTable(dir: string, threads: number, runs: number, log: (l:
 function parseArgs(argv: readonly string[]): TokenClassificationBenchOptions {
   const opts: TokenClassificationBenchOptions = { log: (l) => process.stderr.write(`  ${l}\n`) };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--quick') opts.quick = true;
-    else if (argv[i] === '--threads') opts.threads = Number(argv[++i]);
-    else if (argv[i] === '--repeats') opts.repeats = Number(argv[++i]);
-    else if (argv[i] === '--no-sorting') opts.sorting = false;
-    else throw new Error(`unknown option ${argv[i]} (--quick, --threads N, --repeats N, --no-sorting)`);
+    if (argv[i] === '--quick') {
+      opts.quick = true;
+    } else if (argv[i] === '--threads') {
+      opts.threads = Number(argv[++i]);
+    } else if (argv[i] === '--repeats') {
+      opts.repeats = Number(argv[++i]);
+    } else if (argv[i] === '--no-sorting') {
+      opts.sorting = false;
+    } else {
+      throw new Error(`unknown option ${argv[i]} (--quick, --threads N, --repeats N, --no-sorting)`);
+    }
   }
   return opts;
 }

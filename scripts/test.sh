@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: installs what it needs, type-checks, runs every test (unit, integration, notebooks),
+# The test command: installs what it needs, type-checks, lints, runs every test (unit, integration, notebooks),
 # and ends with the line "N passed, N failed" taken from vitest's JSON report.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -10,9 +10,12 @@ rm -f "$report"
 echo "» typecheck (TypeScript 5.9; node_modules/.bin/tsc is tslab's 5.0)"
 node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit
 tsc_rc=$?
+echo "» lint (ESLint 9, eslint.config.js; a failure counts as 1 failed test)"
+node node_modules/eslint/bin/eslint.js .
+lint_rc=$?
 echo "» vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
 vitest_rc=$?
-node scripts/summarize-vitest.mjs "$report" "$tsc_rc"
+node scripts/summarize-vitest.mjs "$report" "typecheck=$tsc_rc" "lint=$lint_rc"
 sum_rc=$?
-if [ $tsc_rc -ne 0 ] || [ $vitest_rc -ne 0 ] || [ $sum_rc -ne 0 ]; then exit 1; fi
+if [ $tsc_rc -ne 0 ] || [ $lint_rc -ne 0 ] || [ $vitest_rc -ne 0 ] || [ $sum_rc -ne 0 ]; then exit 1; fi

@@ -28,7 +28,9 @@ export function envOffline(env: NodeJS.ProcessEnv = process.env): boolean {
  * Model cache folder: `INFERKIT_CACHE`, else `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit`.
  */
 export function envCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.INFERKIT_CACHE) return env.INFERKIT_CACHE;
+  if (env.INFERKIT_CACHE) {
+    return env.INFERKIT_CACHE;
+  }
   const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.length > 0 ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
   return join(base, 'inferkit');
 }

@@ -76,12 +76,24 @@ export class HttpError extends InferkitError {
 }
 
 function codeForStatus(status: number): InferkitErrorCode {
-  if (status === 400 || status === 422) return 'invalid_request';
-  if (status === 401 || status === 403) return 'unauthorized';
-  if (status === 404) return 'model_not_found';
-  if (status === 405) return 'method_not_allowed';
-  if (status === 413) return 'payload_too_large';
-  if (status === 503) return 'model_not_ready';
+  if (status === 400 || status === 422) {
+    return 'invalid_request';
+  }
+  if (status === 401 || status === 403) {
+    return 'unauthorized';
+  }
+  if (status === 404) {
+    return 'model_not_found';
+  }
+  if (status === 405) {
+    return 'method_not_allowed';
+  }
+  if (status === 413) {
+    return 'payload_too_large';
+  }
+  if (status === 503) {
+    return 'model_not_ready';
+  }
   return 'http_error';
 }
 
@@ -90,8 +102,12 @@ function codeForStatus(status: number): InferkitErrorCode {
  * tslab cells re-evaluate modules and classes from two evaluations are not the same object.
  */
 export function isInferkitError(e: unknown): e is InferkitError {
-  if (e instanceof InferkitError) return true;
-  if (typeof e !== 'object' || e === null) return false;
+  if (e instanceof InferkitError) {
+    return true;
+  }
+  if (typeof e !== 'object' || e === null) {
+    return false;
+  }
   const o = e as { name?: unknown; code?: unknown };
   return typeof o.code === 'string' && typeof o.name === 'string' && /Error$/.test(o.name) && 'param' in o;
 }

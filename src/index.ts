@@ -64,7 +64,7 @@ export { availableExecutionProviders } from './runtime/ort.js';
 export type { SessionOptions, ExecutionProvider } from './runtime/ort.js';
 export { loadTokenClassifier } from './runtime/token-classification/load-token-classifier.js';
 export type { TokenClassifierOptions, TokenClassifierSource } from './runtime/token-classification/load-token-classifier.js';
-export type { TokenClassifier, ClassifyOptions, ClassifiedText } from './runtime/token-classification/token-classifier.js';
+export type { TokenClassifier, ClassifyOptions, ClassifiedText, TokenIdsResult } from './runtime/token-classification/token-classifier.js';
 export type { AggregationStrategy, Entity, GroupedEntity } from './runtime/token-classification/group-entities.js';
 export { loadChronosBolt } from './runtime/forecast/load-chronos-bolt.js';
 export type { LoadChronosBoltOptions } from './runtime/forecast/load-chronos-bolt.js';
@@ -82,7 +82,8 @@ export { advanceTimestamp } from './protocol/forecast/advance-timestamp.js';
 // Serving and remote calls
 export { serve } from './server/serve.js';
 export type { ServeOptions, RunningServer } from './server/serve.js';
-export { defaultLoaders } from './server/default-loaders.js';
+export { defaultLoaders, servedTokenClassifier, servedForecastModel } from './server/default-loaders.js';
+export { mergingForecastModel } from './server/merging-forecast-model.js';
 export type { ModelState } from './server/model-registry.js';
 export type { ModelLoader, ModelLoaders } from './server/model-loader.js';
 export { remote } from './client/remote.js';
@@ -106,7 +107,7 @@ export type { ForecastFigureOptions } from './plot/forecast-figure.js';
 export { backtestFigure, scoreFigure } from './plot/backtest-figure.js';
 export { entityHtml, entitiesHtml } from './plot/entity-html.js';
 export { renderHtml } from './plot/render-html.js';
-export { renderPng } from './plot/render-png.js';
+export { renderPng, closeRenderer, rendererStats } from './plot/render-png.js';
 export { displayFigure } from './plot/display-figure.js';
 export type { PlotlyFigure } from './plot/figure.js';
 

@@ -9,7 +9,9 @@ describe('public API (src/index.ts)', () => {
       'serve', 'remote', 'frameToInputs', 'forecastToFrame', 'batchForecast', 'forecastFigure', 'renderPng',
       'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
     ] as const;
-    for (const name of fns) expect(typeof api[name], name).toBe('function');
+    for (const name of fns) {
+      expect(typeof api[name], name).toBe('function');
+    }
   });
 
   it('round-trips a manifest through the root entry without touching the network', () => {

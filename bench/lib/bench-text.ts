@@ -10,7 +10,9 @@ export const BERT_VOCAB_SIZE = 30_522;
  */
 export function benchVocab(): string[] {
   const vocab = nerFixtureVocab(true);
-  for (let i = vocab.length; i < BERT_VOCAB_SIZE; i++) vocab.push(`tok${String(i).padStart(5, '0')}`);
+  for (let i = vocab.length; i < BERT_VOCAB_SIZE; i++) {
+    vocab.push(`tok${String(i).padStart(5, '0')}`);
+  }
   return vocab;
 }
 

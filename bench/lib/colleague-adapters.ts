@@ -43,14 +43,18 @@ function isForecastRows(v: unknown): v is { rows: ForecastRow[]; grouping?: { gr
 export const FORECAST_ADAPTER: BenchAdapter = {
   calls(o) {
     const base = { threads: o.threads, cacheDir: o.cacheDir, context: 512, batchSize: 64 };
-    if (o.quick) return [{ ...base, seriesCounts: [1, 8], horizons: [64], repeats: 2, budgetS: 3, grouping: false }];
+    if (o.quick) {
+      return [{ ...base, seriesCounts: [1, 8], horizons: [64], repeats: 2, budgetS: 3, grouping: false }];
+    }
     return [
       { ...base, seriesCounts: [1, 64, 256], horizons: [64], repeats: 3, budgetS: 20 },
       { ...base, seriesCounts: [1, 64], horizons: [256], repeats: 3, budgetS: 20, grouping: false },
     ];
   },
   render(value, call) {
-    if (!isForecastRows(value)) return value;
+    if (!isForecastRows(value)) {
+      return value;
+    }
     const table: Table = {
       title: `Forecast throughput, Chronos-Bolt-small-shaped graph, context ${String(call.context)} (horizon 256 = rollout on the median)`,
       headers: ['series', 'horizon', 'raw ORT series/s (limit)', 'inferkit series/s', 'inferkit / raw', 'overhead'],
@@ -85,7 +89,9 @@ export const FORECAST_ADAPTER: BenchAdapter = {
 export const ACCURACY_ADAPTER: BenchAdapter = {
   calls: () => [{}],
   render(value) {
-    if (!Array.isArray(value)) return value;
+    if (!Array.isArray(value)) {
+      return value;
+    }
     const rows = value as AccuracyRow[];
     return {
       tables: [

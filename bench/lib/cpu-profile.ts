@@ -25,14 +25,20 @@ export interface SelfTime {
 export function topSelfTime(profile: CpuProfile, root: string, limit = 15): { rows: SelfTime[]; busyMs: number; idleMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  for (const n of profile.nodes) {
+    for (const c of n.children ?? []) {
+      parent.set(c, n.id);
+    }
+  }
   const fileOf = (url: string) => url.replace(/^file:\/\//, '').replace(`${root}/`, '');
   // Native (N-API) frames have no URL and unreliable names: charge them to the nearest JS caller.
   const nativeKey = (id: number): string => {
     let cur = parent.get(id);
     for (let k = 0; k < 50 && cur !== undefined; k++) {
       const p = byId.get(cur);
-      if (p?.callFrame.url) return `native, called from ${p.callFrame.functionName || '(anonymous)'} (${fileOf(p.callFrame.url)})`;
+      if (p?.callFrame.url) {
+        return `native, called from ${p.callFrame.functionName || '(anonymous)'} (${fileOf(p.callFrame.url)})`;
+      }
       cur = parent.get(cur);
     }
     return 'native';
@@ -43,7 +49,9 @@ export function topSelfTime(profile: CpuProfile, root: string, limit = 15): { ro
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
     const dt = (profile.timeDeltas[i] ?? 0) / 1000;
-    if (!node) return;
+    if (!node) {
+      return;
+    }
     const { functionName, url, lineNumber } = node.callFrame;
     if (functionName === '(idle)') {
       idle += dt;

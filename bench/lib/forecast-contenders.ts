@@ -43,7 +43,9 @@ export async function openBoltContenders(dir: string, shape: BoltShape, threads 
       );
       const feeds = chunks.map((c) => ({ context: new ort.Tensor('float32', c.data, [c.indices.length, c.time]) }));
       return async () => {
-        for (const f of feeds) await raw.run(f);
+        for (const f of feeds) {
+          await raw.run(f);
+        }
       };
     },
     predictRunner(series, horizon) {

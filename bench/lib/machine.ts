@@ -26,7 +26,9 @@ export function packageVersion(name: string): string {
     for (let i = 0; i < 6; i++) {
       try {
         const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-        if (pkg.name === name && pkg.version) return pkg.version;
+        if (pkg.name === name && pkg.version) {
+          return pkg.version;
+        }
       } catch {
         // not here, go up
       }

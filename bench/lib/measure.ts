@@ -23,7 +23,9 @@ export async function measure(fn: () => Promise<unknown> | unknown, options: Mea
   const runs = Math.max(1, options.runs ?? 5);
   const budget = options.budgetMs ?? Infinity;
   const minRuns = Math.max(1, Math.min(runs, options.minRuns ?? 1));
-  for (let i = 0; i < warmup; i++) await fn();
+  for (let i = 0; i < warmup; i++) {
+    await fn();
+  }
   const samples: number[] = [];
   let spent = 0;
   for (let i = 0; i < runs; i++) {
@@ -32,7 +34,9 @@ export async function measure(fn: () => Promise<unknown> | unknown, options: Mea
     const dt = performance.now() - t0;
     samples.push(dt);
     spent += dt;
-    if (spent >= budget && samples.length >= minRuns) break;
+    if (spent >= budget && samples.length >= minRuns) {
+      break;
+    }
   }
   return { ...summarize(samples), samples };
 }
@@ -50,7 +54,11 @@ export async function measureInterleaved<K extends string>(
   const runs = Math.max(1, options.runs ?? 5);
   const budget = options.budgetMs ?? Infinity;
   const minRuns = Math.max(1, Math.min(runs, options.minRuns ?? 1));
-  for (const k of keys) for (let i = 0; i < warmup; i++) await contenders[k]();
+  for (const k of keys) {
+    for (let i = 0; i < warmup; i++) {
+      await contenders[k]();
+    }
+  }
   const samples = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   let spent = 0;
   for (let r = 0; r < runs; r++) {
@@ -61,7 +69,9 @@ export async function measureInterleaved<K extends string>(
       samples[k].push(dt);
       spent += dt;
     }
-    if (spent >= budget && r + 1 >= minRuns) break;
+    if (spent >= budget && r + 1 >= minRuns) {
+      break;
+    }
   }
   return Object.fromEntries(keys.map((k) => [k, { ...summarize(samples[k]), samples: samples[k] }])) as Record<K, Measurement>;
 }

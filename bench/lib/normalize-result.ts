@@ -16,8 +16,12 @@ function isTable(v: unknown): v is Table {
 }
 
 function cell(v: unknown): string {
-  if (typeof v === 'number') return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4);
-  if (typeof v === 'string') return v;
+  if (typeof v === 'number') {
+    return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4);
+  }
+  if (typeof v === 'string') {
+    return v;
+  }
   return v === undefined || v === null ? '' : JSON.stringify(v);
 }
 
@@ -33,8 +37,12 @@ function recordsTable(records: readonly Record<string, unknown>[]): string {
  * these, or an array of plain records (rendered as one table). Anything else is shown as JSON.
  */
 export function normalizeResult(value: unknown): NormalizedResult {
-  if (value === undefined || value === null) return { blocks: ['(the benchmark returned nothing; see its console output)'] };
-  if (typeof value === 'string') return { blocks: [value.trim()] };
+  if (value === undefined || value === null) {
+    return { blocks: ['(the benchmark returned nothing; see its console output)'] };
+  }
+  if (typeof value === 'string') {
+    return { blocks: [value.trim()] };
+  }
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every((v) => isRecord(v) && !isTable(v) && !('tables' in v) && !('markdown' in v))) {
       return { blocks: [recordsTable(value as Record<string, unknown>[])] };
@@ -43,15 +51,25 @@ export function normalizeResult(value: unknown): NormalizedResult {
     const peaks = parts.map((p) => p.peakRssBytes).filter((p): p is number => p !== undefined);
     return { blocks: parts.flatMap((p) => p.blocks), peakRssBytes: peaks.length > 0 ? Math.max(...peaks) : undefined };
   }
-  if (isTable(value)) return { blocks: [typeof value.title === 'string' ? renderTable(value) : markdownTable(value.headers, value.rows)] };
+  if (isTable(value)) {
+    return { blocks: [typeof value.title === 'string' ? renderTable(value) : markdownTable(value.headers, value.rows)] };
+  }
   if (isRecord(value)) {
     const r = value as Partial<BenchResult> & { markdown?: unknown; peakRss?: unknown };
     const blocks: string[] = [];
-    if (typeof r.markdown === 'string') blocks.push(r.markdown.trim());
-    if (Array.isArray(r.tables)) blocks.push(...normalizeResult(r.tables).blocks);
-    if (Array.isArray(r.notes)) blocks.push(r.notes.map((n) => `- ${String(n)}`).join('\n'));
+    if (typeof r.markdown === 'string') {
+      blocks.push(r.markdown.trim());
+    }
+    if (Array.isArray(r.tables)) {
+      blocks.push(...normalizeResult(r.tables).blocks);
+    }
+    if (Array.isArray(r.notes)) {
+      blocks.push(r.notes.map((n) => `- ${String(n)}`).join('\n'));
+    }
     const peak = typeof r.peakRssBytes === 'number' ? r.peakRssBytes : typeof r.peakRss === 'number' ? r.peakRss : undefined;
-    if (blocks.length > 0) return { blocks, peakRssBytes: peak };
+    if (blocks.length > 0) {
+      return { blocks, peakRssBytes: peak };
+    }
   }
   return { blocks: [`\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``] };
 }

@@ -48,7 +48,9 @@ async function alternatives(quick: boolean): Promise<Table> {
   const memo = await measure(() => {
     const cache = new Map<string, ReturnType<typeof parseTimestamp>>();
     return stamps.map((s) => {
-      if (!cache.has(s)) cache.set(s, parseTimestamp(s));
+      if (!cache.has(s)) {
+        cache.set(s, parseTimestamp(s));
+      }
       return cache.get(s);
     });
   }, opts);

@@ -54,7 +54,9 @@ async function profileJob(job: Job, iterations: number, out: string): Promise<nu
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
   const t0 = performance.now();
-  for (let i = 0; i < iterations; i++) await once();
+  for (let i = 0; i < iterations; i++) {
+    await once();
+  }
   const ms = performance.now() - t0;
   const { profile } = await session.post('Profiler.stop');
   session.disconnect();

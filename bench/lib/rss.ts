@@ -29,7 +29,9 @@ export class RssSampler {
   /** Takes one sample now. */
   sample(): void {
     const rss = process.memoryUsage.rss();
-    if (rss > this.#peak) this.#peak = rss;
+    if (rss > this.#peak) {
+      this.#peak = rss;
+    }
   }
 
   /** Stops sampling and returns the peak. */

@@ -23,7 +23,9 @@ export async function textLengthScaling(options: BenchOptions): Promise<Table> {
     for (const tokens of lengths) {
       const texts = benchTexts(1, tokens - 2, tokens);
       const got = (await c.classifier.predictTokenIds(texts)).classIds[0].length;
-      if (got !== tokens) throw new Error(`bench text tokenized to ${got} tokens, expected ${tokens}`);
+      if (got !== tokens) {
+        throw new Error(`bench text tokenized to ${got} tokens, expected ${tokens}`);
+      }
       const feeds = c.feeds(texts);
       log(`scaling/text: ${tokens} tokens`);
       const contenders: Record<string, () => Promise<unknown>> = {

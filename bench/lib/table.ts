@@ -27,6 +27,8 @@ export function markdownTable(headers: readonly string[], rows: ReadonlyArray<re
 /** A titled table with its notes, as markdown. */
 export function renderTable(table: Table): string {
   const parts = [`### ${table.title}`, '', markdownTable(table.headers, table.rows)];
-  if (table.notes && table.notes.length > 0) parts.push('', ...table.notes.map((n) => `- ${n}`));
+  if (table.notes && table.notes.length > 0) {
+    parts.push('', ...table.notes.map((n) => `- ${n}`));
+  }
   return parts.join('\n');
 }

@@ -46,8 +46,11 @@ export async function openTextContenders(dir: string, options: TextContenderOpti
   let peerReason: string | undefined;
   if (options.peer ?? true) {
     const loaded = await loadTransformersTokenClassifier(dir, { intraOpThreads: threads, aggregation: 'simple' });
-    if ('peer' in loaded) peer = loaded.peer;
-    else peerReason = loaded.reason;
+    if ('peer' in loaded) {
+      peer = loaded.peer;
+    } else {
+      peerReason = loaded.reason;
+    }
   }
   const index = new Map(benchVocab().map((t, i) => [t, i]));
   const unk = index.get('[UNK]') ?? 100;

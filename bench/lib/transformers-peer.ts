@@ -1,3 +1,4 @@
+import type * as Transformers from '@huggingface/transformers';
 import { basename, dirname } from 'node:path';
 
 /** One token of transformers.js' token-classification output (aggregation "none"). */
@@ -48,7 +49,7 @@ export async function loadTransformersTokenClassifier(
   modelDir: string,
   options: TransformersPeerOptions = {},
 ): Promise<{ peer: TransformersPeer } | { reason: string }> {
-  let mod: typeof import('@huggingface/transformers');
+  let mod: typeof Transformers;
   try {
     mod = await import('@huggingface/transformers');
   } catch (cause) {

@@ -46,7 +46,9 @@ export function registerDemoCommand(program: Command): void {
         keep: flags.keep === true,
         print: (line) => process.stdout.write(`${line}\n`),
       });
-      for (const f of result.failures) process.stderr.write(`demo: ${f}\n`);
+      for (const f of result.failures) {
+        process.stderr.write(`demo: ${f}\n`);
+      }
       if (flags.keep) {
         process.stdout.write('Press Ctrl-C to stop.\n');
         await new Promise<void>((done) => {
@@ -57,6 +59,8 @@ export function registerDemoCommand(program: Command): void {
           process.on('SIGINT', stop).on('SIGTERM', stop);
         });
       }
-      if (result.failures.length > 0) process.exitCode = 1;
+      if (result.failures.length > 0) {
+        process.exitCode = 1;
+      }
     });
 }

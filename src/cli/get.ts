@@ -36,9 +36,13 @@ export async function renderGet(options: RenderGetOptions): Promise<string> {
     }
   }
   const output = options.output ?? 'table';
-  if (output === 'yaml') return toYaml(items);
+  if (output === 'yaml') {
+    return toYaml(items);
+  }
   const now = options.now ?? Date.now();
-  if (output === 'table') return formatStatusTable(items.map((i) => statusRow(i, now)));
+  if (output === 'table') {
+    return formatStatusTable(items.map((i) => statusRow(i, now)));
+  }
   return formatWide(items, now);
 }
 

@@ -14,7 +14,9 @@ export interface BackoffOptions {
 export function backoffDelay(attempt: number, options: BackoffOptions = {}, retryAfter?: string, random: () => number = Math.random): number {
   const cap = options.maxRetryDelayMs ?? 5000;
   const seconds = retryAfter === undefined ? Number.NaN : Number(retryAfter);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(cap, seconds * 1000);
+  if (Number.isFinite(seconds) && seconds >= 0) {
+    return Math.min(cap, seconds * 1000);
+  }
   const full = Math.min(cap, (options.retryDelayMs ?? 200) * 2 ** attempt);
   return full / 2 + (random() * full) / 2;
 }

@@ -12,11 +12,15 @@ export function combineSignals(sources: ReadonlyArray<AbortSignal | undefined>):
   const controller = new AbortController();
   const attached: Array<[AbortSignal, () => void]> = [];
   const dispose = (): void => {
-    for (const [s, f] of attached) s.removeEventListener('abort', f);
+    for (const [s, f] of attached) {
+      s.removeEventListener('abort', f);
+    }
     attached.length = 0;
   };
   for (const s of sources) {
-    if (s === undefined) continue;
+    if (s === undefined) {
+      continue;
+    }
     if (s.aborted) {
       controller.abort(s.reason);
       dispose();

@@ -6,14 +6,24 @@
 export function errorMessageOf(body: unknown, text: string): string {
   if (typeof body === 'object' && body !== null) {
     const o = body as { error?: unknown; detail?: unknown; message?: unknown };
-    if (typeof o.error === 'string') return o.error;
+    if (typeof o.error === 'string') {
+      return o.error;
+    }
     if (typeof o.error === 'object' && o.error !== null) {
       const m = (o.error as { message?: unknown }).message;
-      if (typeof m === 'string') return m;
+      if (typeof m === 'string') {
+        return m;
+      }
     }
-    if (typeof o.detail === 'string') return o.detail;
-    if (o.detail !== undefined) return truncate(JSON.stringify(o.detail));
-    if (typeof o.message === 'string') return o.message;
+    if (typeof o.detail === 'string') {
+      return o.detail;
+    }
+    if (o.detail !== undefined) {
+      return truncate(JSON.stringify(o.detail));
+    }
+    if (typeof o.message === 'string') {
+      return o.message;
+    }
   }
   return truncate(text.trim());
 }

@@ -46,7 +46,9 @@ export interface RemoteModel extends Predictor, Forecaster {
 
 /** The base URL of a target. */
 export function baseUrlOf(target: RemoteTarget): string {
-  if ('baseUrl' in target) return target.baseUrl.replace(/\/+$/, '');
+  if ('baseUrl' in target) {
+    return target.baseUrl.replace(/\/+$/, '');
+  }
   const host = target.ingressHost.includes(':') && !target.ingressHost.startsWith('[') ? `[${target.ingressHost}]` : target.ingressHost;
   return `http://${host}:${target.ingressPort}`;
 }
@@ -88,7 +90,9 @@ export function remote(target: RemoteTarget, options: RemoteOptions = {}): Remot
         const r = await call({ method: 'GET', path: modelPath('/ready'), schema: V2ModelReadySchema, signal: o.signal, retries: 0 });
         return r.ready;
       } catch (e) {
-        if (e instanceof HttpError && e.status === 503) return false;
+        if (e instanceof HttpError && e.status === 503) {
+          return false;
+        }
         throw e;
       }
     },
@@ -99,7 +103,9 @@ export function remote(target: RemoteTarget, options: RemoteOptions = {}): Remot
         const r = await call({ method: 'GET', path: '/v2/health/live', schema: V2LiveSchema, signal: o.signal, retries: 0 });
         return r.live;
       } catch (e) {
-        if (isInferkitError(e) && (e.code === 'network' || e.code === 'timeout' || e.code === 'model_not_ready')) return false;
+        if (isInferkitError(e) && (e.code === 'network' || e.code === 'timeout' || e.code === 'model_not_ready')) {
+          return false;
+        }
         throw e;
       }
     },

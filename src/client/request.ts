@@ -58,15 +58,21 @@ export function createRequester(options: RequestOptions): Requester {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const base = options.baseUrl.replace(/\/+$/, '');
   const fixed: Record<string, string> = { accept: 'application/json' };
-  for (const [k, v] of Object.entries(options.headers ?? {})) fixed[k.toLowerCase()] = v;
-  if (options.host !== undefined) fixed.host = options.host;
+  for (const [k, v] of Object.entries(options.headers ?? {})) {
+    fixed[k.toLowerCase()] = v;
+  }
+  if (options.host !== undefined) {
+    fixed.host = options.host;
+  }
 
   return async <S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> => {
     const url = base + spec.path;
     const what = `${spec.method} ${url}`;
     const headers = { ...fixed };
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+    }
     const retries = Math.max(0, spec.retries ?? options.retries ?? 2);
     const outer = [options.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
 
@@ -92,8 +98,12 @@ export function createRequester(options: RequestOptions): Requester {
         combined.dispose();
       }
       const parsed = parseBody(res.text);
-      if (res.status >= 200 && res.status < 300) return check(spec.schema, parsed, what);
-      if (spec.acceptStatus?.includes(res.status)) return check(spec.schema, parsed, what);
+      if (res.status >= 200 && res.status < 300) {
+        return check(spec.schema, parsed, what);
+      }
+      if (spec.acceptStatus?.includes(res.status)) {
+        return check(spec.schema, parsed, what);
+      }
       if (res.status === 503 && attempt < retries) {
         await pause(backoffDelay(attempt, options, res.headers['retry-after']), outer);
         continue;
@@ -105,7 +115,9 @@ export function createRequester(options: RequestOptions): Requester {
 }
 
 function parseBody(text: string): unknown {
-  if (text.length === 0) return undefined;
+  if (text.length === 0) {
+    return undefined;
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -115,7 +127,9 @@ function parseBody(text: string): unknown {
 
 function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const r = schema.safeParse(value);
-  if (r.success) return r.data;
+  if (r.success) {
+    return r.data;
+  }
   const issues = toValidationIssues(r.error);
   const cause = new ValidationError(issues, { context: `response of ${what}` });
   const first = issues[0];
@@ -129,7 +143,9 @@ function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 
 function throwIfAborted(signals: readonly AbortSignal[]): void {
   for (const s of signals) {
-    if (s.aborted) throw s.reason;
+    if (s.aborted) {
+      throw s.reason;
+    }
   }
 }
 

@@ -27,7 +27,9 @@ export function modelNameOf(isvc: InferenceService): string {
   let name: string | undefined;
   for (const a of args) {
     const m = /^--model_name=(.+)$/.exec(a);
-    if (m) name = m[1];
+    if (m) {
+      name = m[1];
+    }
   }
   return name ?? isvc.metadata.name;
 }

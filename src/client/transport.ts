@@ -50,7 +50,9 @@ export const nodeHttpTransport: Transport = (req) =>
     const url = new URL(req.url);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers = { ...req.headers };
-    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+    if (req.body !== undefined) {
+      headers['content-length'] = String(Buffer.byteLength(req.body));
+    }
     const r = send(url, { method: req.method, headers });
     const onAbort = (): void => {
       r.destroy();
@@ -81,7 +83,9 @@ export const nodeHttpTransport: Transport = (req) =>
         done();
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) {
-          if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+          if (v !== undefined) {
+            out[k] = Array.isArray(v) ? v.join(', ') : v;
+          }
         }
         resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
       });
@@ -97,7 +101,9 @@ export function fetchTransport(fetchFn: FetchLike): Transport {
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'retry-after']) {
       const v = res.headers.get(name);
-      if (v !== null) headers[name] = v;
+      if (v !== null) {
+        headers[name] = v;
+      }
     }
     return { status: res.status, headers, text };
   };

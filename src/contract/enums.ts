@@ -20,7 +20,9 @@ export const FREQUENCY_ALIASES: Readonly<Record<string, Frequency>> = {
 /** Looks up a frequency by long name or short alias, in any letter case; undefined if unknown. */
 export function normalizeFrequency(value: string): Frequency | undefined {
   const alias = FREQUENCY_ALIASES[value.toUpperCase()];
-  if (alias) return alias;
+  if (alias) {
+    return alias;
+  }
   const long = value.toLowerCase();
   return (FREQUENCIES as readonly string[]).includes(long) ? (long as Frequency) : undefined;
 }
@@ -28,7 +30,9 @@ export function normalizeFrequency(value: string): Frequency | undefined {
 /** Frequency on the wire: long name or short alias in any case, normalised to the lower-case long name. */
 export const FrequencySchema = z.string().transform((v, ctx) => {
   const f = normalizeFrequency(v);
-  if (f) return f;
+  if (f) {
+    return f;
+  }
   ctx.addIssue({
     code: 'custom',
     message: `unknown frequency "${v}"; expected one of ${FREQUENCIES.join(', ')} or ${Object.keys(FREQUENCY_ALIASES).join(', ')}`,
@@ -40,7 +44,9 @@ export const FrequencySchema = z.string().transform((v, ctx) => {
 function lowerEnum<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.string().transform((v, ctx) => {
     const l = v.toLowerCase();
-    if ((values as readonly string[]).includes(l)) return l as T[number];
+    if ((values as readonly string[]).includes(l)) {
+      return l as T[number];
+    }
     ctx.addIssue({ code: 'custom', message: `unknown ${what} "${v}"; expected one of ${values.join(', ')}` });
     return z.NEVER;
   });

@@ -98,8 +98,9 @@ export const ForecastRequestSchema = z
     const seen = new Map<string, number>();
     req.inputs.forEach((input, i) => {
       const first = seen.get(input.name);
-      if (first === undefined) seen.set(input.name, i);
-      else {
+      if (first === undefined) {
+        seen.set(input.name, i);
+      } else {
         ctx.addIssue({
           code: 'custom',
           path: ['inputs', i, 'name'],

@@ -8,9 +8,13 @@ import { ValidationError, type ValidationIssue } from '../errors.js';
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else if (!/^[A-Za-z_$][\w$-]*$/.test(String(p))) out += `[${JSON.stringify(String(p))}]`;
-    else out += out.length === 0 ? String(p) : `.${String(p)}`;
+    if (typeof p === 'number') {
+      out += `[${p}]`;
+    } else if (!/^[A-Za-z_$][\w$-]*$/.test(String(p))) {
+      out += `[${JSON.stringify(String(p))}]`;
+    } else {
+      out += out.length === 0 ? String(p) : `.${String(p)}`;
+    }
   }
   return out;
 }
@@ -26,6 +30,8 @@ export function toValidationIssues(error: z.ZodError, prefix: ReadonlyArray<Prop
  */
 export function parseContract<S extends z.ZodType>(schema: S, value: unknown, context?: string): z.output<S> {
   const r = schema.safeParse(value);
-  if (r.success) return r.data;
+  if (r.success) {
+    return r.data;
+  }
   throw new ValidationError(toValidationIssues(r.error), { context });
 }

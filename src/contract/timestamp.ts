@@ -10,10 +10,14 @@ export const ISO_TIMESTAMP_RE =
 /** True when `s` is a valid ISO 8601 timestamp in the accepted forms (real calendar date, valid clock). */
 export function isIsoTimestamp(s: string): boolean {
   const m = ISO_TIMESTAMP_RE.exec(s);
-  if (!m) return false;
+  if (!m) {
+    return false;
+  }
   const [y, mo, d, h = '0', mi = '0', sec = '0'] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) => x ?? '0');
   const year = Number(y), month = Number(mo), day = Number(d);
-  if (month < 1 || month > 12 || day < 1) return false;
+  if (month < 1 || month > 12 || day < 1) {
+    return false;
+  }
   const dim = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return day <= dim && Number(h) < 24 && Number(mi) < 60 && Number(sec) < 60;
 }

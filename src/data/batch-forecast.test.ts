@@ -31,7 +31,9 @@ function instrumented(fail: (names: string[]) => unknown = () => undefined) {
       try {
         await new Promise((r) => setTimeout(r, 2));
         const err = fail(request.inputs.map((i) => i.name));
-        if (err) throw err;
+        if (err) {
+          throw err;
+        }
         return await inner.forecast(request, options);
       } finally {
         stats.inFlight--;

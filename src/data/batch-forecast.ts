@@ -53,7 +53,9 @@ interface ChunkResult {
 }
 
 function isInputs(source: FrameLike | readonly TimeSeriesInput[]): source is readonly TimeSeriesInput[] {
-  if (isDataFrame(source)) return false;
+  if (isDataFrame(source)) {
+    return false;
+  }
   const rows = source as readonly Row[];
   return rows.length === 0 || rows.every((r) => typeof r.name === 'string' && Array.isArray(r.series));
 }
@@ -86,7 +88,9 @@ export async function batchForecast(
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   const { signal } = options;
   const chunks: TimeSeriesInput[][] = [];
-  for (let i = 0; i < inputs.length; i += chunkSize) chunks.push(inputs.slice(i, i + chunkSize));
+  for (let i = 0; i < inputs.length; i += chunkSize) {
+    chunks.push(inputs.slice(i, i + chunkSize));
+  }
   const results: ChunkResult[] = new Array(chunks.length);
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   const progress: BatchProgress = { done: 0, total: inputs.length, failed: 0 };
@@ -108,7 +112,9 @@ export async function batchForecast(
       );
     } catch (e) {
       signal?.throwIfAborted();
-      if (isSplittable(e) && chunk.length > 1) return split(chunk);
+      if (isSplittable(e) && chunk.length > 1) {
+        return split(chunk);
+      }
       return { forecasts: [], failures: chunk.map((s) => failure(s.name, e)) };
     }
     if (response.usage) {
@@ -117,7 +123,9 @@ export async function batchForecast(
       usage.total_tokens += response.usage.total_tokens;
     }
     if (response.outputs.length !== chunk.length) {
-      if (response.status === 'error' && chunk.length > 1) return split(chunk);
+      if (response.status === 'error' && chunk.length > 1) {
+        return split(chunk);
+      }
       const err = response.error ?? { code: 'model_error', message: `expected ${chunk.length} outputs, got ${response.outputs.length}`, type: 'response_error' };
       return { forecasts: [], failures: chunk.map((s) => ({ name: s.name, error: err })) };
     }
@@ -126,7 +134,9 @@ export async function batchForecast(
       if (o.status === 'error' || o.content.length === 0) {
         const error = o.error ?? { code: 'model_error', message: `no forecast (status ${o.status})`, type: 'response_error' };
         out.failures.push({ name: chunk[i].name, error });
-      } else out.forecasts.push(...o.content);
+      } else {
+        out.forecasts.push(...o.content);
+      }
     });
     return out;
   };
@@ -149,7 +159,9 @@ export async function batchForecast(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-  if (results.some((r) => r === undefined)) throw new InferkitError('internal', 'batch forecast ended with unsettled chunks');
+  if (results.some((r) => r === undefined)) {
+    throw new InferkitError('internal', 'batch forecast ended with unsettled chunks');
+  }
   const forecasts = results.flatMap((r) => r.forecasts);
   const failures = results.flatMap((r) => r.failures);
   const status = failures.length === 0 ? 'completed' : forecasts.length === 0 ? 'error' : 'partial';

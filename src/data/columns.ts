@@ -14,7 +14,9 @@ export interface Columns {
 
 /** True for a danfojs DataFrame (duck-typed, so frames from another module instance count too). */
 export function isDataFrame(value: unknown): value is DataFrame {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
   const v = value as { columns?: unknown; column?: unknown; shape?: unknown };
   return Array.isArray(v.columns) && typeof v.column === 'function' && Array.isArray(v.shape);
 }
@@ -47,7 +49,9 @@ export function toColumns(frame: FrameLike): Columns {
     names,
     length: frame.length,
     get: (n) => {
-      if (!seen.has(n)) return undefined;
+      if (!seen.has(n)) {
+        return undefined;
+      }
       let col = cache.get(n);
       if (!col) {
         col = frame.map((r) => r[n]);
@@ -60,19 +64,27 @@ export function toColumns(frame: FrameLike): Columns {
 
 /** Rows of a DataFrame (or a copy of plain rows). */
 export function toRows(frame: FrameLike): Row[] {
-  if (!isDataFrame(frame)) return frame.map((r) => ({ ...r }));
+  if (!isDataFrame(frame)) {
+    return frame.map((r) => ({ ...r }));
+  }
   const cols = toColumns(frame);
   return Array.from({ length: cols.length }, (_, i) => {
     const row: Row = {};
-    for (const n of cols.names) row[n] = cols.get(n)?.[i];
+    for (const n of cols.names) {
+      row[n] = cols.get(n)?.[i];
+    }
     return row;
   });
 }
 
 /** Builds a DataFrame from rows with the given column order (an empty frame keeps its columns). */
 export function rowsToFrame(rows: readonly Row[], columns: readonly string[]): DataFrame {
-  if (rows.length === 0) return new DataFrame([], { columns: [...columns] });
+  if (rows.length === 0) {
+    return new DataFrame([], { columns: [...columns] });
+  }
   const data: Record<string, unknown[]> = {};
-  for (const c of columns) data[c] = rows.map((r) => (r[c] === undefined ? null : r[c]));
+  for (const c of columns) {
+    data[c] = rows.map((r) => (r[c] === undefined ? null : r[c]));
+  }
   return new DataFrame(data, { columns: [...columns] });
 }

@@ -11,17 +11,29 @@ function records(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
+      if (c === '"' && text[i + 1] === '"') {
+        (field += '"'), i++;
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c === '"' && field === '') {
+      quoted = true;
+    } else if (c === ',') {
+      row.push(field), (field = '');
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') {
+        i++;
+      }
       row.push(field), out.push(row), (row = []), (field = '');
-    } else field += c;
+    } else {
+      field += c;
+    }
   }
-  if (field !== '' || row.length > 0) row.push(field), out.push(row);
+  if (field !== '' || row.length > 0) {
+    row.push(field), out.push(row);
+  }
   return out.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
@@ -31,10 +43,14 @@ function records(text: string): string[][] {
  */
 export function parseCsv(text: string): Row[] {
   const [header, ...body] = records(text.replace(/^\uFEFF/, ''));
-  if (!header) return [];
+  if (!header) {
+    return [];
+  }
   const numeric = header.map((_, j) => body.every((r) => (r[j] ?? '') === '' || Number.isFinite(Number(r[j])) && r[j].trim() !== ''));
   return body.map((r, i) => {
-    if (r.length > header.length) throw new InferkitError('invalid_request', `CSV line ${i + 2}: ${r.length} fields, header has ${header.length}`);
+    if (r.length > header.length) {
+      throw new InferkitError('invalid_request', `CSV line ${i + 2}: ${r.length} fields, header has ${header.length}`);
+    }
     const row: Row = {};
     header.forEach((h, j) => {
       const cell = r[j] ?? '';
@@ -52,7 +68,9 @@ export async function readCsv(path: string): Promise<DataFrame> {
 }
 
 function cellText(v: unknown): string {
-  if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) return '';
+  if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) {
+    return '';
+  }
   const s = v instanceof Date ? formatTimestamp(v.getTime()) : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -62,7 +80,9 @@ export function toCsv(frame: FrameLike): string {
   const cols = toColumns(frame);
   const data = cols.names.map((n) => cols.get(n) ?? []);
   const lines = [cols.names.map(cellText).join(',')];
-  for (let i = 0; i < cols.length; i++) lines.push(data.map((c) => cellText(c[i])).join(','));
+  for (let i = 0; i < cols.length; i++) {
+    lines.push(data.map((c) => cellText(c[i])).join(','));
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -57,7 +57,9 @@ export function forecastToRows(source: ForecastResponse | readonly TimeSeriesFor
     means.forEach((mean, j) => {
       mean.forEach((m, i) => {
         const row: Row = { id: f.name };
-        if (multivariate) row.variable = vars[j];
+        if (multivariate) {
+          row.variable = vars[j];
+        }
         row.timestamp = stamps[i];
         row.mean = m;
         levels.forEach((l, k) => (row[quantileColumn(l)] = q[k][j]?.[i] ?? null));
@@ -71,7 +73,11 @@ export function forecastToRows(source: ForecastResponse | readonly TimeSeriesFor
 /** Column order of a set of rows: the union of keys, quantile columns sorted by level. */
 function orderColumns(rows: readonly Row[], head: readonly string[]): string[] {
   const keys = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r)) keys.add(k);
+  for (const r of rows) {
+    for (const k of Object.keys(r)) {
+      keys.add(k);
+    }
+  }
   const quantiles = [...keys].filter((k) => /^q\d/.test(k)).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
   return [...head.filter((h) => keys.has(h) || h !== 'variable'), ...quantiles, ...[...keys].filter((k) => !head.includes(k) && !quantiles.includes(k))];
 }

@@ -12,7 +12,9 @@ function errorOf(f: () => unknown): ValidationError {
   try {
     f();
   } catch (e) {
-    if (e instanceof ValidationError) return e;
+    if (e instanceof ValidationError) {
+      return e;
+    }
     throw e;
   }
   throw new ValidationError([{ path: '', message: 'expected an error' }]);
@@ -26,7 +28,9 @@ describe('frameToInputs', () => {
     expect([by.AirPassengers.frequency, by.AirPassengers.series.length, by.AirPassengers.start_timestamp]).toEqual(['month', 144, '1949-01-01T00:00:00Z']);
     expect([by.UKgas.frequency, by.austres.frequency, by.Nile.frequency, by.lynx.series.length]).toEqual(['quarter', 'quarter', 'year', 114]);
     expect(by.AirPassengers.series.slice(0, 3)).toEqual([112, 118, 132]);
-    for (const i of inputs) expect(TimeSeriesInputSchema.safeParse(i).success).toBe(true);
+    for (const i of inputs) {
+      expect(TimeSeriesInputSchema.safeParse(i).success).toBe(true);
+    }
   });
 
   it('sorts unsorted timestamps and gives the same result from a DataFrame and from rows', () => {
@@ -98,7 +102,11 @@ describe('frameToInputs', () => {
 
   it('converts a thousand series', () => {
     const big = [];
-    for (let s = 0; s < 1000; s++) for (let d = 0; d < 60; d++) big.push({ id: `s${s}`, timestamp: new Date(Date.UTC(2024, 0, 1 + d)).toISOString(), value: s + d });
+    for (let s = 0; s < 1000; s++) {
+      for (let d = 0; d < 60; d++) {
+        big.push({ id: `s${s}`, timestamp: new Date(Date.UTC(2024, 0, 1 + d)).toISOString(), value: s + d });
+      }
+    }
     const inputs = frameToInputs(big);
     expect(inputs).toHaveLength(1000);
     expect(inputs[999]).toMatchObject({ name: 's999', frequency: 'day', series: expect.arrayContaining([999, 1058]) });

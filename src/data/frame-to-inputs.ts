@@ -29,11 +29,17 @@ const MAX_STEPS = 10_000_000;
 
 /** Reads a cell as a number, null for missing (null, undefined, "", NaN); undefined when it is not a number. */
 export function toObservation(v: unknown): number | null | undefined {
-  if (v === null || v === undefined || v === '') return null;
-  if (typeof v === 'number') return Number.isNaN(v) ? null : Number.isFinite(v) ? v : undefined;
+  if (v === null || v === undefined || v === '') {
+    return null;
+  }
+  if (typeof v === 'number') {
+    return Number.isNaN(v) ? null : Number.isFinite(v) ? v : undefined;
+  }
   if (typeof v === 'string') {
     const t = v.trim();
-    if (t === '' || /^(nan|na|null)$/i.test(t)) return null;
+    if (t === '' || /^(nan|na|null)$/i.test(t)) {
+      return null;
+    }
     const n = Number(t);
     return Number.isFinite(n) ? n : undefined;
   }
@@ -65,7 +71,9 @@ export function frameToInputs(frame: FrameLike, options: FrameToInputsOptions = 
   let frequency: Frequency | undefined;
   if (options.frequency !== undefined) {
     frequency = normalizeFrequency(options.frequency);
-    if (!frequency) throw new ValidationError([{ path: 'frequency', message: `unknown frequency "${options.frequency}"` }], { context: 'frame' });
+    if (!frequency) {
+      throw new ValidationError([{ path: 'frequency', message: `unknown frequency "${options.frequency}"` }], { context: 'frame' });
+    }
   }
   const ids = cols.get(options.idColumn ?? 'id');
   const stamps = cols.get(tsName) ?? [];
@@ -79,8 +87,12 @@ export function frameToInputs(frame: FrameLike, options: FrameToInputsOptions = 
     }
     const name = ids ? String(ids[r]) : options.name ?? 'series';
     let g = groups.get(name);
-    if (!g) groups.set(name, (g = { times: [], values: [], issue: false }));
-    if (g.issue) continue;
+    if (!g) {
+      groups.set(name, (g = { times: [], values: [], issue: false }));
+    }
+    if (g.issue) {
+      continue;
+    }
     const t = parseTimestamp(stamps[r]);
     if (!t) {
       issues.push({ path: name, message: `row ${r}: timestamp ${JSON.stringify(stamps[r])} is not an ISO 8601 date or a Date (numbers are not read as timestamps)` });
@@ -102,12 +114,19 @@ export function frameToInputs(frame: FrameLike, options: FrameToInputsOptions = 
   }
   const inputs: SeriesInput[] = [];
   for (const [name, g] of groups) {
-    if (g.issue) continue;
+    if (g.issue) {
+      continue;
+    }
     const built = buildSeries(name, g, frequency, multivariate, valueNames);
-    if ('message' in built) issues.push({ path: name, message: built.message });
-    else inputs.push(built);
+    if ('message' in built) {
+      issues.push({ path: name, message: built.message });
+    } else {
+      inputs.push(built);
+    }
   }
-  if (issues.length > 0) throw new ValidationError(issues, { context: 'frame' });
+  if (issues.length > 0) {
+    throw new ValidationError(issues, { context: 'frame' });
+  }
   return inputs;
 }
 
@@ -121,7 +140,9 @@ function buildSeries(
   const order = g.times.map((_, i) => i).sort((a, b) => g.times[a].utc - g.times[b].utc);
   const times = order.map((i) => g.times[i]);
   for (let i = 1; i < times.length; i++) {
-    if (times[i].utc === times[i - 1].utc) return { message: `duplicate timestamp ${formatTimestamp(times[i].utc)}` };
+    if (times[i].utc === times[i - 1].utc) {
+      return { message: `duplicate timestamp ${formatTimestamp(times[i].utc)}` };
+    }
   }
   let frequency: Frequency;
   let positions: number[];
@@ -136,15 +157,21 @@ function buildSeries(
     positions = grid.positions;
   } else {
     const inferred = inferFrequency(times);
-    if ('reason' in inferred) return { message: inferred.reason };
+    if ('reason' in inferred) {
+      return { message: inferred.reason };
+    }
     ({ frequency, positions } = inferred);
   }
   const steps = positions[positions.length - 1] + 1;
-  if (steps > MAX_STEPS) return { message: `spans ${steps} ${frequency} steps (limit ${MAX_STEPS})` };
+  if (steps > MAX_STEPS) {
+    return { message: `spans ${steps} ${frequency} steps (limit ${MAX_STEPS})` };
+  }
   const base = { name, frequency, start_timestamp: formatTimestamp(times[0].utc) };
   if (!multivariate) {
     const series = new Array<number | null>(steps).fill(null);
-    for (let k = 0; k < positions.length; k++) series[positions[k]] = g.values[order[k]][0];
+    for (let k = 0; k < positions.length; k++) {
+      series[positions[k]] = g.values[order[k]][0];
+    }
     return { ...base, type: 'univariate_time_series', series };
   }
   const width = valueNames.length;

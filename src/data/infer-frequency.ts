@@ -24,7 +24,9 @@ function dimOf(months: number): number {
  * one. Sub-day steps are measured on the UTC instant; day and longer on the wall clock as written.
  */
 export function gridPositions(times: readonly ParsedTimestamp[], frequency: Frequency): GridResult {
-  if (times.length === 0) return { positions: [] };
+  if (times.length === 0) {
+    return { positions: [] };
+  }
   const positions: number[] = [];
   const fixed = FIXED_STEP_MS[frequency];
   if (fixed !== undefined) {
@@ -32,7 +34,9 @@ export function gridPositions(times: readonly ParsedTimestamp[], frequency: Freq
     const origin = wallClock ? times[0].wall : times[0].utc;
     for (let i = 0; i < times.length; i++) {
       const p = ((wallClock ? times[i].wall : times[i].utc) - origin) / fixed;
-      if (!Number.isInteger(p)) return { offGrid: i };
+      if (!Number.isInteger(p)) {
+        return { offGrid: i };
+      }
       positions.push(p);
     }
     return { positions };
@@ -49,10 +53,15 @@ export function gridPositions(times: readonly ParsedTimestamp[], frequency: Freq
       const t = monthParts(times[i].wall);
       const diff = t.months - o.months;
       const expectedDay = monthEnd ? dimOf(t.months) : Math.min(o.day, dimOf(t.months));
-      if (diff % per !== 0 || t.day !== expectedDay || t.timeOfDay !== o.timeOfDay) bad = i;
-      else positions.push(diff / per);
+      if (diff % per !== 0 || t.day !== expectedDay || t.timeOfDay !== o.timeOfDay) {
+        bad = i;
+      } else {
+        positions.push(diff / per);
+      }
     }
-    if (bad < 0) return { positions };
+    if (bad < 0) {
+      return { positions };
+    }
     firstBad = Math.max(firstBad, bad);
   }
   return { offGrid: firstBad };
@@ -60,7 +69,9 @@ export function gridPositions(times: readonly ParsedTimestamp[], frequency: Freq
 
 function gcd(a: number, b: number): number {
   let x = Math.abs(a), y = Math.abs(b);
-  while (y !== 0) [x, y] = [y, x % y];
+  while (y !== 0) {
+    [x, y] = [y, x % y];
+  }
   return x;
 }
 
@@ -73,13 +84,19 @@ export type InferredFrequency = { frequency: Frequency; positions: number[] } | 
  * Calendar months, quarters and years are recognised (month ends too).
  */
 export function inferFrequency(times: readonly ParsedTimestamp[]): InferredFrequency {
-  if (times.length < 2) return { reason: 'needs at least two timestamps to infer a frequency; pass `frequency`' };
+  if (times.length < 2) {
+    return { reason: 'needs at least two timestamps to infer a frequency; pass `frequency`' };
+  }
   for (const frequency of CANDIDATES) {
     const grid = gridPositions(times, frequency);
-    if ('offGrid' in grid) continue;
+    if ('offGrid' in grid) {
+      continue;
+    }
     const { positions } = grid;
     let g = 0;
-    for (let i = 1; i < positions.length; i++) g = gcd(g, positions[i] - positions[i - 1]);
+    for (let i = 1; i < positions.length; i++) {
+      g = gcd(g, positions[i] - positions[i - 1]);
+    }
     if (g > 1) {
       return {
         reason: `timestamps are ${g} ${frequency}s apart, which is not a frequency the forecast API knows; pass \`frequency: "${frequency}"\` to forecast on the ${frequency} grid with gaps as missing`,

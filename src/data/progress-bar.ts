@@ -42,7 +42,9 @@ export function notebookProgress(
   let last = -Infinity;
   return (p) => {
     const now = Date.now();
-    if (p.done < p.total && now - last < (options.intervalMs ?? 200)) return;
+    if (p.done < p.total && now - last < (options.intervalMs ?? 200)) {
+      return;
+    }
     last = now;
     const failed = p.failed > 0 ? `, <b style="color:#b00">${p.failed} failed</b>` : '';
     display.html(

@@ -34,16 +34,24 @@ export function parseTimestamp(value: unknown): ParsedTimestamp | undefined {
     const t = value.getTime();
     return Number.isFinite(t) ? { utc: t, wall: t } : undefined;
   }
-  if (typeof value !== 'string') return undefined;
+  if (typeof value !== 'string') {
+    return undefined;
+  }
   const m = ISO_TIMESTAMP_RE.exec(value.trim());
-  if (!m) return undefined;
+  if (!m) {
+    return undefined;
+  }
   const year = +m[1], month = +m[2], day = +m[3];
   const h = m[4] === undefined ? 0 : +m[4], mi = m[5] === undefined ? 0 : +m[5], sec = m[6] === undefined ? 0 : +m[6];
-  if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month - 1) || h > 23 || mi > 59 || sec > 59) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month - 1) || h > 23 || mi > 59 || sec > 59) {
+    return undefined;
+  }
   const ms = m[7] === undefined ? 0 : Math.round(Number(`0.${m[7]}`) * 1000);
   let wall = Date.UTC(year, month - 1, day, h, mi, sec, ms);
   // Date.UTC maps years 0–99 to 1900+; fix them explicitly.
-  if (year < 100) wall = new Date(wall).setUTCFullYear(year);
+  if (year < 100) {
+    wall = new Date(wall).setUTCFullYear(year);
+  }
   return { utc: wall - offsetMinutes(m[8]) * 60_000, wall };
 }
 
@@ -54,7 +62,9 @@ function monthLength(year: number, month0: number): number {
 }
 
 function offsetMinutes(offset: string | undefined): number {
-  if (offset === undefined || offset === 'Z') return 0;
+  if (offset === undefined || offset === 'Z') {
+    return 0;
+  }
   const digits = offset.slice(1).replace(':', '');
   const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
   return offset.startsWith('-') ? -minutes : minutes;
@@ -76,7 +86,9 @@ function daysInMonth(year: number, month0: number): number {
  */
 export function addSteps(ms: number, frequency: Frequency, n: number): number {
   const fixed = FIXED_STEP_MS[frequency];
-  if (fixed !== undefined) return ms + n * fixed;
+  if (fixed !== undefined) {
+    return ms + n * fixed;
+  }
   const months = (MONTHS_PER_STEP[frequency] ?? 1) * n;
   const d = new Date(ms);
   const y = d.getUTCFullYear(), m0 = d.getUTCMonth(), day = d.getUTCDate();

@@ -37,12 +37,16 @@ export function wideFrameToInputs(frame: FrameLike, options: WideFrameToInputsOp
     const message = names.length === 0 ? 'no value columns' : `missing column(s) ${absent.join(', ')}; columns are ${cols.names.join(', ')}`;
     throw new ValidationError([{ path: absent[0] ?? 'columns', message }], { context: 'frame' });
   }
-  if (!hasTs) return consecutive(cols, names, options);
+  if (!hasTs) {
+    return consecutive(cols, names, options);
+  }
   const stamps = cols.get(tsName) ?? [];
   if (options.multivariate) {
     const rows: Row[] = stamps.map((t, i) => {
       const row: Row = { timestamp: t };
-      for (const n of names) row[`v:${n}`] = cols.get(n)?.[i];
+      for (const n of names) {
+        row[`v:${n}`] = cols.get(n)?.[i];
+      }
       return row;
     });
     const inputs = frameToInputs(rows, {
@@ -73,13 +77,17 @@ function consecutive(cols: ReturnType<typeof toColumns>, names: string[], option
   let start: string | undefined;
   if (options.start !== undefined) {
     const t = parseTimestamp(options.start);
-    if (!t) throw new ValidationError([{ path: 'start', message: `"${options.start}" is not an ISO 8601 timestamp` }], { context: 'frame' });
+    if (!t) {
+      throw new ValidationError([{ path: 'start', message: `"${options.start}" is not an ISO 8601 timestamp` }], { context: 'frame' });
+    }
     start = formatTimestamp(t.utc);
   }
   const series = names.map((n) =>
     (cols.get(n) ?? []).map((v, r) => {
       const o = toObservation(v);
-      if (o === undefined) throw new ValidationError([{ path: n, message: `row ${r}: value ${JSON.stringify(v)} is not a number` }], { context: 'frame' });
+      if (o === undefined) {
+        throw new ValidationError([{ path: n, message: `row ${r}: value ${JSON.stringify(v)} is not a number` }], { context: 'frame' });
+      }
       return o;
     }),
   );

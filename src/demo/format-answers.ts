@@ -43,7 +43,9 @@ export function formatForecastAnswer(response: ForecastResponse): string[] {
     for (const fc of out.content) {
       lines.push(`    ${fc.name} (${fc.type}, ${fc.frequency}) starts ${fc.start_timestamp}`);
       lines.push(`      mean  ${short(fc.mean_forecast)}`);
-      for (const [q, path] of Object.entries(fc.quantiles ?? {})) lines.push(`      q${q.padEnd(4)} ${short(path)}`);
+      for (const [q, path] of Object.entries(fc.quantiles ?? {})) {
+        lines.push(`      q${q.padEnd(4)} ${short(path)}`);
+      }
     }
   }
   return lines;

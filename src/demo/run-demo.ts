@@ -90,14 +90,20 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
       print(`  ${s.metadata.name}: ${state?.name ?? ''} ← ${id} (${state?.task ?? '?'}, ${state?.protocol ?? '?'}) ${state?.ready ? 'ready' : `NOT READY: ${state?.reason ?? ''}`}`);
     }
     print('== status (inferkit get)');
-    for (const line of formatStatusTable(services.map((s) => statusRow(s))).trimEnd().split('\n')) print(`  ${line}`);
+    for (const line of formatStatusTable(services.map((s) => statusRow(s))).trimEnd().split('\n')) {
+      print(`  ${line}`);
+    }
     for (const state of server.models()) {
-      if (!state.ready) failures.push(`${state.service}: ${state.reason ?? 'not ready'}`);
+      if (!state.ready) {
+        failures.push(`${state.service}: ${state.reason ?? 'not ready'}`);
+      }
     }
 
     for (const isvc of services) {
       const state = server.models().find((s) => s.service === isvc.metadata.name);
-      if (!state?.ready) continue;
+      if (!state?.ready) {
+        continue;
+      }
       const model = remote(target, { isvc, timeoutMs: 30_000 });
       const where = (path: string): string => `POST ${server.url}${path}\n  Host: ${model.host ?? ''}`;
       try {
@@ -128,7 +134,9 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
       }
     }
   } finally {
-    if (!options.keep) await server.close();
+    if (!options.keep) {
+      await server.close();
+    }
   }
   print(options.keep ? `== serving at ${server.url} (still running)` : '== server stopped');
   return { server, chart, failures };
@@ -140,7 +148,9 @@ async function waitForModels(server: RunningServer, timeoutMs: number): Promise<
   for (;;) {
     const items = await listInferenceServices({ baseUrl: server.url }, { timeoutMs: 5000 });
     const loading = items.filter((i) => i.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown');
-    if (loading.length === 0) return items;
+    if (loading.length === 0) {
+      return items;
+    }
     if (Date.now() > deadline) {
       throw new InferkitError('timeout', `models still loading after ${timeoutMs} ms: ${loading.map((i) => i.metadata.name).join(', ')}`);
     }

@@ -49,7 +49,9 @@ export async function writeForecastChart(
     await writeFile(png, await renderPng(figure, { chromiumPath: chromium, plotlyPath, timeoutMs: 60_000 }));
     return { html, png, pngSkipped: undefined };
   } catch (e) {
-    if (!isInferkitError(e)) throw e;
+    if (!isInferkitError(e)) {
+      throw e;
+    }
     return { html, png: undefined, pngSkipped: e.message };
   }
 }

@@ -57,20 +57,32 @@ export async function loadDataset(name: DatasetName, options: LoadDatasetOptions
 }
 
 function cell(s: string | undefined): number | null {
-  if (s === undefined || s.trim() === '' || s.trim() === 'NA') return null;
+  if (s === undefined || s.trim() === '' || s.trim() === 'NA') {
+    return null;
+  }
   const v = Number(s);
   return Number.isFinite(v) ? v : null;
 }
 
 /** Frequency from the first two timestamps: calendar months (1/3/12) or fixed durations. */
 function inferFrequency(stamps: string[]): Frequency {
-  if (stamps.length < 2) return 'day';
+  if (stamps.length < 2) {
+    return 'day';
+  }
   const [a, b] = [new Date(stamps[0]), new Date(stamps[1])];
   const months = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
-  if (a.getUTCDate() === b.getUTCDate() && months > 0) return months >= 12 ? 'year' : months >= 3 ? 'quarter' : 'month';
+  if (a.getUTCDate() === b.getUTCDate() && months > 0) {
+    return months >= 12 ? 'year' : months >= 3 ? 'quarter' : 'month';
+  }
   const seconds = (b.getTime() - a.getTime()) / 1000;
-  if (seconds >= 604_800) return 'week';
-  if (seconds >= 86_400) return 'day';
-  if (seconds >= 3600) return 'hour';
+  if (seconds >= 604_800) {
+    return 'week';
+  }
+  if (seconds >= 86_400) {
+    return 'day';
+  }
+  if (seconds >= 3600) {
+    return 'hour';
+  }
   return seconds >= 60 ? 'minute' : 'second';
 }

@@ -70,7 +70,9 @@ export async function evaluate(model: ForecastModel, series: readonly EvalSeries
       const m = seasonFor(series[i].frequency, origin, options.season);
       return origin >= m + 1 && y.subarray(0, origin).some((v) => !Number.isNaN(v)) ? [{ i, origin, m }] : [];
     });
-    if (jobs.length === 0) continue;
+    if (jobs.length === 0) {
+      continue;
+    }
     const f = await predictHorizon(model, jobs.map((j) => data[j.i].subarray(0, j.origin)), horizon, {
       frequencies: jobs.map((j) => series[j.i].frequency),
     });

@@ -16,11 +16,15 @@ export function mase(train: ArrayLike<number>, actual: ArrayLike<number>, foreca
   let err = 0;
   let m = 0;
   for (let h = 0; h < actual.length; h++) {
-    if (Number.isNaN(actual[h])) continue;
+    if (Number.isNaN(actual[h])) {
+      continue;
+    }
     err += Math.abs(actual[h] - forecast[h]);
     m++;
   }
-  if (n === 0 || m === 0 || scale === 0) return Number.NaN;
+  if (n === 0 || m === 0 || scale === 0) {
+    return Number.NaN;
+  }
   return err / m / (scale / n);
 }
 
@@ -30,14 +34,22 @@ export function mase(train: ArrayLike<number>, actual: ArrayLike<number>, foreca
  */
 export function weightedQuantileLoss(actual: ArrayLike<number>, paths: readonly ArrayLike<number>[], levels: readonly number[]): number {
   let denom = 0;
-  for (let h = 0; h < actual.length; h++) if (!Number.isNaN(actual[h])) denom += Math.abs(actual[h]);
-  if (denom === 0 || levels.length === 0) return Number.NaN;
+  for (let h = 0; h < actual.length; h++) {
+    if (!Number.isNaN(actual[h])) {
+      denom += Math.abs(actual[h]);
+    }
+  }
+  if (denom === 0 || levels.length === 0) {
+    return Number.NaN;
+  }
   let total = 0;
   levels.forEach((q, k) => {
     let loss = 0;
     for (let h = 0; h < actual.length; h++) {
       const e = actual[h] - paths[k][h];
-      if (!Number.isNaN(e)) loss += Math.max(q * e, (q - 1) * e);
+      if (!Number.isNaN(e)) {
+        loss += Math.max(q * e, (q - 1) * e);
+      }
     }
     total += (2 * loss) / denom;
   });

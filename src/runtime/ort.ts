@@ -27,7 +27,9 @@ export interface SessionOptions {
 export function availableExecutionProviders(): string[] {
   const list = (ort as unknown as { listSupportedBackends?: () => Array<{ name: string; bundled: boolean }> })
     .listSupportedBackends;
-  if (typeof list === 'function') return list().filter((b) => b.bundled).map((b) => b.name.toLowerCase());
+  if (typeof list === 'function') {
+    return list().filter((b) => b.bundled).map((b) => b.name.toLowerCase());
+  }
   return ['cpu'];
 }
 

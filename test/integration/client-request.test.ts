@@ -129,7 +129,9 @@ describe('remote (transport behaviour)', () => {
 
   it('retries a refused connection, then reports a network error', async () => {
     const { baseUrl } = await start(() => undefined);
-    for (const s of servers.splice(0)) await new Promise((r) => s.close(r)); // the port is now closed
+    for (const s of servers.splice(0)) {
+      await new Promise((r) => s.close(r)); // the port is now closed
+    }
     const err = await remote({ baseUrl }, { modelName: 'ner', retries: 1, retryDelayMs: 10 }).predictV1({ instances: ['a'] }).catch((e: unknown) => e);
     expect(isInferkitError(err) && err.code).toBe('network');
     expect((err as Error).message).toMatch(/ECONNREFUSED/);

@@ -42,8 +42,12 @@ beforeAll(async () => {
   await writeNerFixtureRepo(join(dir, 'ner'));
   const loaders: ModelLoaders = {
     token_classification: async ({ config }) => {
-      if (config.modelName === 'broken') throw new Error('weights are corrupt (test)');
-      if (config.modelName === 'slow') await gate;
+      if (config.modelName === 'broken') {
+        throw new Error('weights are corrupt (test)');
+      }
+      if (config.modelName === 'slow') {
+        await gate;
+      }
       const predictor = await loadTokenClassifier(join(dir, 'ner'), { modelName: config.modelName });
       return { task: 'token_classification', predictor, dispose: () => predictor.dispose() };
     },

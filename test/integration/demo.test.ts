@@ -9,7 +9,9 @@ const DEMO_TIMEOUT_MS = 120_000;
 let tmp: string | undefined;
 
 afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  if (tmp) {
+    await rm(tmp, { recursive: true, force: true });
+  }
 });
 
 function runCli(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -40,7 +40,9 @@ describe('notebooks (headless, tslab kernel)', () => {
     expect(names).toHaveLength(5);
     expect(stdout.match(/^ok /gm)).toHaveLength(5);
     const nbs = new Map<string, Notebook>();
-    for (const name of names) nbs.set(name, JSON.parse(await readFile(join(out, name), 'utf8')) as Notebook);
+    for (const name of names) {
+      nbs.set(name, JSON.parse(await readFile(join(out, name), 'utf8')) as Notebook);
+    }
     for (const [name, nb] of nbs) {
       expect(nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.output_type === 'error'), name).toEqual([]);
       expect(JSON.stringify(nb), `${name} leaks the hub token`).not.toContain(TOKEN);
@@ -67,7 +69,13 @@ describe('notebooks (headless, tslab kernel)', () => {
     const [chart] = pngs(nbs.get('04-batch-forecast.ipynb') as Notebook);
     const img = decodePng(chart);
     let drawn = 0;
-    for (let y = 60; y < img.height - 60; y += 2) for (let x = 70; x < img.width - 30; x += 2) if (img.pixel(x, y)[0] < 200) drawn++;
+    for (let y = 60; y < img.height - 60; y += 2) {
+      for (let x = 70; x < img.width - 30; x += 2) {
+        if (img.pixel(x, y)[0] < 200) {
+          drawn++;
+        }
+      }
+    }
     expect(drawn).toBeGreaterThan(1000);
     expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('completed: 12 forecasts, 0 failures');
     expect((await readFile('out/notebooks/forecasts.csv', 'utf8')).split('\n')[0]).toBe('id,timestamp,mean,q0.1,q0.25,q0.5,q0.75,q0.9');

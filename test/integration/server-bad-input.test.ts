@@ -85,7 +85,9 @@ describe('serve: every client mistake is a 400 {"error"} naming the problem', ()
       expect(r.status).toBe(400);
       const parsed = ForecastResponseSchema.parse(r.json());
       expect(parsed).toMatchObject({ status: 'error', outputs: [], error: { code, type: 'invalid_request_error' } });
-      if (param) expect(parsed.error?.param).toBe(param);
+      if (param) {
+        expect(parsed.error?.param).toBe(param);
+      }
     }
     await stillCorrect();
   });

@@ -46,7 +46,9 @@ export function http(baseUrl: string, path: string, options: HttpOptions = {}): 
       },
     );
     req.on('error', reject);
-    if (body !== undefined) req.write(body);
+    if (body !== undefined) {
+      req.write(body);
+    }
     req.end();
   });
 }

@@ -21,7 +21,9 @@ describe('serve: Host routing', () => {
       token_classification: async (ctx) => {
         // beta keeps case (cased fixture is not needed: the "known words" table is lower-case, so
         // upper-case input maps to [UNK]/O on beta and to entities on alpha) — observable routing.
-        if (ctx.isvc.metadata.name === 'beta') return servedTokenClassifier(await loadTokenClassifier(dir, { modelName: 'bert', disableLowerCase: true }));
+        if (ctx.isvc.metadata.name === 'beta') {
+          return servedTokenClassifier(await loadTokenClassifier(dir, { modelName: 'bert', disableLowerCase: true }));
+        }
         return (loaders.token_classification as NonNullable<ModelLoaders['token_classification']>)(ctx);
       },
     };
@@ -55,8 +57,12 @@ describe('serve: background loading and load failures', () => {
     const base = fixtureLoaders(dir);
     const loaders: ModelLoaders = {
       token_classification: async (ctx) => {
-        if (ctx.config.modelName === 'broken') throw new InferkitError('model_load_failed', 'onnx/model.onnx is missing');
-        if (ctx.config.modelName === 'slow') await gate.promise;
+        if (ctx.config.modelName === 'broken') {
+          throw new InferkitError('model_load_failed', 'onnx/model.onnx is missing');
+        }
+        if (ctx.config.modelName === 'slow') {
+          await gate.promise;
+        }
         return (base.token_classification as NonNullable<ModelLoaders['token_classification']>)(ctx);
       },
     };
@@ -66,7 +72,9 @@ describe('serve: background loading and load failures', () => {
       expect([loading.status, loading.json()]).toEqual([503, { error: 'model "slow" is loading; retry shortly' }]);
       expect((await http(server.url, '/v2/health/ready')).status).toBe(503);
       expect((await http(server.url, '/v1/models/slow')).json()).toEqual({ name: 'slow', ready: false });
-      for (let i = 0; i < 200 && server.models().find((m) => m.name === 'fine')?.phase === 'loading'; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && server.models().find((m) => m.name === 'fine')?.phase === 'loading'; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
       expect((await http(server.url, '/v1/models/fine:predict', { body: v1('paris') })).status).toBe(200);
       const broken = await http(server.url, '/v1/models/broken:predict', { body: v1('paris') });
       expect([broken.status, broken.json()]).toEqual([503, { error: 'model "broken" failed to load: onnx/model.onnx is missing' }]);

@@ -22,7 +22,9 @@ const MONTHS: Partial<Record<Frequency, number>> = { month: 1, quarter: 3, year:
  */
 export function advanceTimestamp(start: string, frequency: Frequency, steps: number): string {
   const m = ISO_TIMESTAMP_RE.exec(start);
-  if (!m) throw new InferkitError('invalid_request', `not an ISO 8601 timestamp: ${JSON.stringify(start)}`);
+  if (!m) {
+    throw new InferkitError('invalid_request', `not an ISO 8601 timestamp: ${JSON.stringify(start)}`);
+  }
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   const months = MONTHS[frequency];
@@ -46,8 +48,12 @@ export function advanceTimestamp(start: string, frequency: Frequency, steps: num
   if (hasTime || subDaily) {
     const sep = hasTime ? start.charAt(10) : 'T';
     out += `${sep}${pad(f.h, 2)}:${pad(f.mi, 2)}`;
-    if (m[6] !== undefined || !hasTime || frequency === 'second') out += `:${pad(f.s, 2)}`;
-    if (m[7] !== undefined) out += `.${m[7]}`;
+    if (m[6] !== undefined || !hasTime || frequency === 'second') {
+      out += `:${pad(f.s, 2)}`;
+    }
+    if (m[7] !== undefined) {
+      out += `.${m[7]}`;
+    }
   }
   return out + (m[8] ?? '');
 }

@@ -33,12 +33,24 @@ export function toApiError(err: unknown): ApiError {
 }
 
 function codeForParam(param: string | null): string {
-  if (param === null) return 'invalid_request';
-  if (param === 'options.horizon') return 'invalid_horizon';
-  if (param.startsWith('options.quantiles')) return 'invalid_quantile';
-  if (/^inputs\[\d+\]\.frequency$/.test(param)) return 'invalid_frequency';
-  if (/^inputs\[\d+\]\.type$/.test(param)) return 'invalid_time_series_type';
-  if (/^inputs\[\d+\]\.(series|start_timestamp)/.test(param)) return 'invalid_series';
+  if (param === null) {
+    return 'invalid_request';
+  }
+  if (param === 'options.horizon') {
+    return 'invalid_horizon';
+  }
+  if (param.startsWith('options.quantiles')) {
+    return 'invalid_quantile';
+  }
+  if (/^inputs\[\d+\]\.frequency$/.test(param)) {
+    return 'invalid_frequency';
+  }
+  if (/^inputs\[\d+\]\.type$/.test(param)) {
+    return 'invalid_time_series_type';
+  }
+  if (/^inputs\[\d+\]\.(series|start_timestamp)/.test(param)) {
+    return 'invalid_series';
+  }
   return 'invalid_request';
 }
 

@@ -63,12 +63,17 @@ describe('forecast (property)', () => {
           expect(isIsoTimestamp(c.start_timestamp)).toBe(true);
           const paths = [c.mean_forecast, ...Object.values(c.quantiles ?? {})];
           expect(Object.keys(c.quantiles ?? {})).toEqual(r.quantiles === undefined ? [] : [...new Set(r.quantiles.map(String))]);
-          if (r.quantiles === undefined) expect(c.quantiles).toBeUndefined();
+          if (r.quantiles === undefined) {
+            expect(c.quantiles).toBeUndefined();
+          }
           for (const p of paths) {
             expect(p).toHaveLength(r.horizon);
             for (const row of p) {
-              if (spec.width === 0) expect(Number.isFinite(row)).toBe(true);
-              else expect((row as number[]).every(Number.isFinite) && (row as number[]).length === spec.width).toBe(true);
+              if (spec.width === 0) {
+                expect(Number.isFinite(row)).toBe(true);
+              } else {
+                expect((row as number[]).every(Number.isFinite) && (row as number[]).length === spec.width).toBe(true);
+              }
             }
           }
         });

@@ -37,8 +37,12 @@ function ruleRollout(series: Array<number | null>, horizon: number, offset: numb
     const tail = ctx.slice(-C);
     const m = tail.reduce((a, b) => a + b, 0) / tail.length;
     const len = Math.min(H, horizon - out.length);
-    for (let h = 0; h < len; h++) out.push(m + offset + h + 1);
-    for (let h = 0; h < len; h++) ctx.push(m + h + 1);
+    for (let h = 0; h < len; h++) {
+      out.push(m + offset + h + 1);
+    }
+    for (let h = 0; h < len; h++) {
+      ctx.push(m + h + 1);
+    }
   }
   return out;
 }

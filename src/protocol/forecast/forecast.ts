@@ -56,7 +56,9 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
   const batch: Float32Array[] = [];
   const frequencies: Frequency[] = [];
   for (const p of plans) {
-    if ('error' in p) continue;
+    if ('error' in p) {
+      continue;
+    }
     p.first = batch.length;
     batch.push(...p.variables);
     frequencies.push(...p.variables.map(() => p.input.frequency));
@@ -66,8 +68,12 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
   let prompt = 0;
   let completion = 0;
   const outputs = plans.map((p, i): ForecastOutput => {
-    if ('error' in p) return failed(p.error);
-    if (result === undefined) throw new InferkitError('internal', 'no forecast for a planned input');
+    if ('error' in p) {
+      return failed(p.error);
+    }
+    if (result === undefined) {
+      throw new InferkitError('internal', 'no forecast for a planned input');
+    }
     const rows = p.variables.map((_, j) => p.first + j);
     if (rows.some((r) => !result.values[r].every(Number.isFinite))) {
       return failed({ code: 'model_error', message: `the model returned non-finite values for inputs[${i}] ("${p.input.name}")`, param: `inputs[${i}]`, type: 'server_error' });
@@ -89,7 +95,11 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
       const perRow = rows.map((r) => interpolateQuantiles(result.levels, result.values[r], horizon, levels));
       content.quantiles = Object.fromEntries(levels.map((q, k) => [String(q), assemble(p.input, perRow.map((paths) => paths[k]))]));
     }
-    for (const [key, value] of Object.entries(p.input)) if (!INPUT_FIELDS.has(key)) content[key] = value;
+    for (const [key, value] of Object.entries(p.input)) {
+      if (!INPUT_FIELDS.has(key)) {
+        content[key] = value;
+      }
+    }
     return { type: 'time_series_forecast', id: randomUUID(), status: 'completed', content: [content], error: null };
   });
   const failures = outputs.filter((o) => o.status === 'error');
@@ -104,8 +114,12 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
     outputs,
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   };
-  if (request.metadata !== undefined) response.metadata = request.metadata;
-  if (request.other_properties !== undefined) response.other_properties = request.other_properties;
+  if (request.metadata !== undefined) {
+    response.metadata = request.metadata;
+  }
+  if (request.other_properties !== undefined) {
+    response.other_properties = request.other_properties;
+  }
   return response;
 }
 
@@ -119,7 +133,9 @@ function planInput(input: TimeSeriesInput, i: number, horizon: number): InputPla
     variables.push(Float32Array.from(rows as Array<number | null>, (v) => v ?? Number.NaN));
   } else {
     const table = rows as Array<Array<number | null>>;
-    for (let j = 0; j < table[0].length; j++) variables.push(Float32Array.from(table, (row) => row[j] ?? Number.NaN));
+    for (let j = 0; j < table[0].length; j++) {
+      variables.push(Float32Array.from(table, (row) => row[j] ?? Number.NaN));
+    }
   }
   const empty = variables.findIndex((v) => v.every(Number.isNaN));
   if (empty >= 0) {
@@ -141,7 +157,9 @@ function planInput(input: TimeSeriesInput, i: number, horizon: number): InputPla
  * `1.1`, not `1.100000023841858`.
  */
 function assemble(input: TimeSeriesInput, paths: ArrayLike<number>[]): number[] | number[][] {
-  if (input.type === 'univariate_time_series') return Array.from(paths[0], shortFloat32);
+  if (input.type === 'univariate_time_series') {
+    return Array.from(paths[0], shortFloat32);
+  }
   return Array.from({ length: paths[0].length }, (_, t) => paths.map((p) => shortFloat32(p[t])));
 }
 
@@ -155,15 +173,23 @@ const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
  * magnitudes beyond 10^±22 take the string path.
  */
 export function shortFloat32(x: number): number {
-  if (!Number.isFinite(x)) return x;
+  if (!Number.isFinite(x)) {
+    return x;
+  }
   const f = Math.fround(x);
-  if (f === 0) return 0;
+  if (f === 0) {
+    return 0;
+  }
   const e = Math.floor(Math.log10(Math.abs(f)));
   for (let digits = 7; digits <= 9; digits++) {
     const k = digits - 1 - e;
-    if (k > 22 || k < -22) return shortViaString(f);
+    if (k > 22 || k < -22) {
+      return shortViaString(f);
+    }
     const y = k >= 0 ? Math.round(f * POW10[k]) / POW10[k] : Math.round(f / POW10[-k]) * POW10[-k];
-    if (Math.fround(y) === f) return y;
+    if (Math.fround(y) === f) {
+      return y;
+    }
   }
   return shortViaString(f);
 }
@@ -171,7 +197,9 @@ export function shortFloat32(x: number): number {
 function shortViaString(f: number): number {
   for (let digits = 7; digits < 9; digits++) {
     const y = Number(f.toPrecision(digits));
-    if (Math.fround(y) === f) return y;
+    if (Math.fround(y) === f) {
+      return y;
+    }
   }
   return Number(f.toPrecision(9));
 }

@@ -11,7 +11,9 @@ export function interpolateQuantiles(levels: readonly number[], values: Float32A
   const column = new Float64Array(Q);
   const plan = targets.map((q) => bracket(levels, q));
   for (let h = 0; h < horizon; h++) {
-    for (let i = 0; i < Q; i++) column[i] = values[i * horizon + h];
+    for (let i = 0; i < Q; i++) {
+      column[i] = values[i * horizon + h];
+    }
     column.sort();
     plan.forEach(({ lo, hi, w }, k) => {
       out[k][h] = w === 0 ? column[lo] : column[lo] + w * (column[hi] - column[lo]);
@@ -28,10 +30,18 @@ export function medianPath(levels: readonly number[], values: Float32Array, hori
 /** Lower/upper level indices around `q` and the weight of the upper one (0 = exactly `lo`). */
 function bracket(levels: readonly number[], q: number): { lo: number; hi: number; w: number } {
   const last = levels.length - 1;
-  if (q <= levels[0]) return { lo: 0, hi: 0, w: 0 };
-  if (q >= levels[last]) return { lo: last, hi: last, w: 0 };
+  if (q <= levels[0]) {
+    return { lo: 0, hi: 0, w: 0 };
+  }
+  if (q >= levels[last]) {
+    return { lo: last, hi: last, w: 0 };
+  }
   let hi = 1;
-  while (levels[hi] < q) hi++;
-  if (levels[hi] === q) return { lo: hi, hi, w: 0 };
+  while (levels[hi] < q) {
+    hi++;
+  }
+  if (levels[hi] === q) {
+    return { lo: hi, hi, w: 0 };
+  }
   return { lo: hi - 1, hi, w: (q - levels[hi - 1]) / (levels[hi] - levels[hi - 1]) };
 }

@@ -15,7 +15,9 @@ export async function predictHorizon(
   options: PredictOptions = {},
 ): Promise<ModelForecast> {
   const step = Math.max(1, Math.min(horizon, model.nativeHorizon));
-  if (step >= horizon) return model.predict(batch, horizon, options);
+  if (step >= horizon) {
+    return model.predict(batch, horizon, options);
+  }
   const keep = model.contextLength ?? Number.POSITIVE_INFINITY;
   let context = batch.map((s) => s);
   const pieces: Array<{ f: ModelForecast; len: number }> = [];
@@ -24,7 +26,9 @@ export async function predictHorizon(
     const f = await model.predict(context, len, options);
     pieces.push({ f, len });
     done += len;
-    if (done < horizon) context = context.map((s, i) => appendTail(s, medianPath(f.levels, f.values[i], len), keep));
+    if (done < horizon) {
+      context = context.map((s, i) => appendTail(s, medianPath(f.levels, f.values[i], len), keep));
+    }
   }
   const levels = pieces[0].f.levels;
   const Q = levels.length;
@@ -32,7 +36,9 @@ export async function predictHorizon(
     const v = new Float32Array(Q * horizon);
     let at = 0;
     for (const { f, len } of pieces) {
-      for (let q = 0; q < Q; q++) v.set(f.values[i].subarray(q * len, (q + 1) * len), q * horizon + at);
+      for (let q = 0; q < Q; q++) {
+        v.set(f.values[i].subarray(q * len, (q + 1) * len), q * horizon + at);
+      }
       at += len;
     }
     return v;
@@ -47,7 +53,9 @@ function appendTail(s: Float32Array, tail: Float32Array, keep: number): Float32A
   const total = s.length + tail.length;
   const from = Math.max(0, total - keep);
   const out = new Float32Array(total - from);
-  if (from < s.length) out.set(s.subarray(from), 0);
+  if (from < s.length) {
+    out.set(s.subarray(from), 0);
+  }
   out.set(tail.subarray(Math.max(0, from - s.length)), Math.max(0, s.length - from));
   return out;
 }

@@ -44,7 +44,9 @@ export function baselineModel(name: string, rule: BaselineRule, options: Baselin
         const { point, sd } = rule(series, horizon, seasonFor(freq, series.length, options.season, minCycles));
         const v = new Float32Array(levels.length * horizon);
         for (let q = 0; q < levels.length; q++) {
-          for (let h = 0; h < horizon; h++) v[q * horizon + h] = point[h] + z[q] * sd[h];
+          for (let h = 0; h < horizon; h++) {
+            v[q * horizon + h] = point[h] + z[q] * sd[h];
+          }
         }
         values.push(v);
         mean.push(Float32Array.from(point));
@@ -57,6 +59,10 @@ export function baselineModel(name: string, rule: BaselineRule, options: Baselin
 
 /** Index of the last non-NaN value, or -1. */
 export function lastObserved(y: Float32Array): number {
-  for (let t = y.length - 1; t >= 0; t--) if (!Number.isNaN(y[t])) return t;
+  for (let t = y.length - 1; t >= 0; t--) {
+    if (!Number.isNaN(y[t])) {
+      return t;
+    }
+  }
   return -1;
 }

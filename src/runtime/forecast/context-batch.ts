@@ -39,7 +39,9 @@ export function planContextChunks(batch: readonly Float32Array[], options: Conte
   const size = Math.max(1, options.batchSize ?? 64);
   const order = batch.map((_, i) => i);
   const len = batch.map((s) => paddedLength(s.length, options.contextLength, P));
-  if (options.groupByLength ?? true) order.sort((a, b) => len[a] - len[b] || a - b);
+  if (options.groupByLength ?? true) {
+    order.sort((a, b) => len[a] - len[b] || a - b);
+  }
   const chunks: ContextChunk[] = [];
   for (let start = 0; start < order.length; start += size) {
     const indices = order.slice(start, start + size);

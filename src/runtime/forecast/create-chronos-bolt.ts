@@ -49,7 +49,9 @@ export async function createChronosBolt(
     patchSize: config.input_patch_size,
     contextLength: config.context_length,
     async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
-      if (!live) throw new InferkitError('model_not_ready', `model "${options.name}" was disposed`);
+      if (!live) {
+        throw new InferkitError('model_not_ready', `model "${options.name}" was disposed`);
+      }
       if (!Number.isInteger(horizon) || horizon < 1 || horizon > H) {
         throw new InferkitError('invalid_request', `horizon ${horizon} is outside 1..${H} (the model's prediction_length)`, { param: 'options.horizon' });
       }

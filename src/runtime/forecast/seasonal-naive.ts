@@ -20,7 +20,9 @@ function seasonalNaiveRule(y: Float32Array, horizon: number, m: number): PointAn
   const sigma = rmsDiff(y, m) ?? rmsDiff(y, 1) ?? 0;
   for (let h = 1; h <= horizon; h++) {
     let idx = n - m + ((h - 1) % m);
-    while (idx >= 0 && Number.isNaN(y[idx])) idx -= m;
+    while (idx >= 0 && Number.isNaN(y[idx])) {
+      idx -= m;
+    }
     point[h - 1] = idx >= 0 ? y[idx] : last >= 0 ? y[last] : Number.NaN;
     sd[h - 1] = sigma * Math.sqrt(Math.floor((h - 1) / m) + 1);
   }

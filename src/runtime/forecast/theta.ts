@@ -23,7 +23,9 @@ function thetaRule(y: Float32Array, horizon: number, m: number): PointAndSpread 
   const point = new Float64Array(horizon).fill(Number.NaN);
   const sd = new Float64Array(horizon).fill(Number.NaN);
   const first = y.findIndex((v) => !Number.isNaN(v));
-  if (first < 0) return { point, sd };
+  if (first < 0) {
+    return { point, sd };
+  }
   const x = fillMissing(y.subarray(first));
   const n = x.length;
   const multiplicative = x.every((v) => v > 0);
@@ -52,11 +54,17 @@ function fillMissing(y: Float32Array): Float64Array {
   const x = Float64Array.from(y);
   let prev = 0;
   for (let t = 1; t < x.length; t++) {
-    if (Number.isNaN(x[t])) continue;
-    for (let k = prev + 1; k < t; k++) x[k] = x[prev] + ((x[t] - x[prev]) * (k - prev)) / (t - prev);
+    if (Number.isNaN(x[t])) {
+      continue;
+    }
+    for (let k = prev + 1; k < t; k++) {
+      x[k] = x[prev] + ((x[t] - x[prev]) * (k - prev)) / (t - prev);
+    }
     prev = t;
   }
-  for (let k = prev + 1; k < x.length; k++) x[k] = x[prev];
+  for (let k = prev + 1; k < x.length; k++) {
+    x[k] = x[prev];
+  }
   return x;
 }
 
@@ -65,14 +73,20 @@ function isSeasonal(x: Float64Array, m: number): boolean {
   const n = x.length;
   const mu = x.reduce((a, b) => a + b, 0) / n;
   const c0 = x.reduce((a, v) => a + (v - mu) ** 2, 0);
-  if (c0 === 0) return false;
+  if (c0 === 0) {
+    return false;
+  }
   const r = (k: number): number => {
     let s = 0;
-    for (let t = k; t < n; t++) s += (x[t] - mu) * (x[t - k] - mu);
+    for (let t = k; t < n; t++) {
+      s += (x[t] - mu) * (x[t - k] - mu);
+    }
     return s / c0;
   };
   let acc = 0;
-  for (let k = 1; k < m; k++) acc += r(k) ** 2;
+  for (let k = 1; k < m; k++) {
+    acc += r(k) ** 2;
+  }
   return Math.abs(r(m)) > 1.645 * Math.sqrt((1 + 2 * acc) / n);
 }
 
@@ -85,9 +99,13 @@ function seasonalIndices(x: Float64Array, m: number, offset: number, multiplicat
     let trend = 0;
     if (m % 2 === 0) {
       trend = 0.5 * (x[t - half] + x[t + half]);
-      for (let k = t - half + 1; k < t + half; k++) trend += x[k];
+      for (let k = t - half + 1; k < t + half; k++) {
+        trend += x[k];
+      }
     } else {
-      for (let k = t - half; k <= t + half; k++) trend += x[k];
+      for (let k = t - half; k <= t + half; k++) {
+        trend += x[k];
+      }
     }
     trend /= m;
     const pos = (offset + t) % m;
@@ -125,7 +143,9 @@ function bestAlpha(d: Float64Array): number {
 
 function olsSlope(d: Float64Array): number {
   const n = d.length;
-  if (n < 2) return 0;
+  if (n < 2) {
+    return 0;
+  }
   const tMean = (n - 1) / 2;
   const yMean = d.reduce((a, b) => a + b, 0) / n;
   let num = 0;

@@ -34,7 +34,9 @@ describe('TokenClassifier.classify', () => {
       ['LOC', 'New York', 44, 52],
       ['LOC', 'Paris', 58, 63],
     ]);
-    for (const e of r.entities) expect(text.slice(e.start, e.end)).toBe(e.word);
+    for (const e of r.entities) {
+      expect(text.slice(e.start, e.end)).toBe(e.word);
+    }
     expect(r.truncated).toBe(false);
   });
 
@@ -44,7 +46,9 @@ describe('TokenClassifier.classify', () => {
       const [r] = await ner.classify([text], { aggregation });
       const words = r.entities.map((e) => e.word);
       expect(words).toEqual(['Paris', 'Berlin', 'Google']);
-      for (const e of r.entities) expect(text.slice(e.start, e.end)).toBe(e.word);
+      for (const e of r.entities) {
+        expect(text.slice(e.start, e.end)).toBe(e.word);
+      }
     }
   });
 

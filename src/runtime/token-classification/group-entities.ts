@@ -63,7 +63,11 @@ interface Scored {
 
 function argmax(p: Float32Array, from: number, n: number): number {
   let best = 0;
-  for (let c = 1; c < n; c++) if (p[from + c] > p[from + best]) best = c;
+  for (let c = 1; c < n; c++) {
+    if (p[from + c] > p[from + best]) {
+      best = c;
+    }
+  }
   return best;
 }
 
@@ -76,7 +80,9 @@ export function groupEntities(
   const n = pred.labels.length;
   const tokens: Scored[] = [];
   pred.wordIds.forEach((w, t) => {
-    if (w === null) return;
+    if (w === null) {
+      return;
+    }
     const label = argmax(pred.probs, t * n, n);
     tokens.push({ label, score: pred.probs[t * n + label], start: pred.offsets[t][0], end: pred.offsets[t][1], index: t });
   });
@@ -97,7 +103,9 @@ function words(pred: TokenPredictions, tokens: Scored[], strategy: 'first' | 'av
   let i = 0;
   while (i < tokens.length) {
     let j = i + 1;
-    while (j < tokens.length && pred.wordIds[tokens[j].index] === pred.wordIds[tokens[i].index]) j++;
+    while (j < tokens.length && pred.wordIds[tokens[j].index] === pred.wordIds[tokens[i].index]) {
+      j++;
+    }
     const group = tokens.slice(i, j);
     const span = { start: group[0].start, end: group[group.length - 1].end, index: group[0].index };
     if (strategy === 'first') {
@@ -107,7 +115,11 @@ function words(pred: TokenPredictions, tokens: Scored[], strategy: 'first' | 'av
       out.push({ ...span, label: top.label, score: top.score });
     } else {
       const mean = new Float32Array(n);
-      for (const g of group) for (let c = 0; c < n; c++) mean[c] += pred.probs[g.index * n + c] / group.length;
+      for (const g of group) {
+        for (let c = 0; c < n; c++) {
+          mean[c] += pred.probs[g.index * n + c] / group.length;
+        }
+      }
       const label = argmax(mean, 0, n);
       out.push({ ...span, label, score: mean[label] });
     }
@@ -133,7 +145,9 @@ function mergeByTags(units: Scored[], pred: TokenPredictions): GroupedEntity[] {
   let currentType = '';
   let open = false;
   const flush = (): void => {
-    if (current.length === 0) return;
+    if (current.length === 0) {
+      return;
+    }
     const start = current[0].start;
     const end = current[current.length - 1].end;
     const score = current.reduce((s, u) => s + u.score, 0) / current.length;

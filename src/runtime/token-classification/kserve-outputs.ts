@@ -33,7 +33,9 @@ export function toV1ScoresResponse(rows: readonly Float32Array[], numLabels: num
     const entry: TokenScoresEntry = [];
     for (let base = 0; base < row.length; base += numLabels) {
       const token: Record<string, number> = {};
-      for (let c = 0; c < numLabels; c++) token[String(c)] = value(row[base + c]);
+      for (let c = 0; c < numLabels; c++) {
+        token[String(c)] = value(row[base + c]);
+      }
       entry.push(token);
     }
     return entry;
@@ -49,7 +51,9 @@ export function toV2Response(modelName: string, classIds: readonly number[][], r
   const width = classIds.reduce((m, ids) => Math.max(m, ids.length), 0);
   const data = new Array<number>(classIds.length * width).fill(-1);
   classIds.forEach((ids, i) => {
-    for (let t = 0; t < ids.length; t++) data[i * width + t] = ids[t];
+    for (let t = 0; t < ids.length; t++) {
+      data[i * width + t] = ids[t];
+    }
   });
   return {
     model_name: modelName,
@@ -70,7 +74,9 @@ export function textsFromV2Request(request: V2InferRequest): string[] {
     issues.push({ path: 'inputs', message: `expected exactly one input tensor (the texts), got ${request.inputs.length}` });
   }
   const input = request.inputs[0];
-  if (input === undefined) throw new ValidationError(issues, { context: 'V2 inference request' });
+  if (input === undefined) {
+    throw new ValidationError(issues, { context: 'V2 inference request' });
+  }
   if (input.datatype !== 'BYTES') {
     issues.push({ path: 'inputs[0].datatype', message: `expected BYTES (texts), got ${input.datatype}` });
   }
@@ -78,11 +84,17 @@ export function textsFromV2Request(request: V2InferRequest): string[] {
     issues.push({ path: 'inputs[0].shape', message: `expected [${input.data.length}] for ${input.data.length} texts, got [${input.shape.join(', ')}]` });
   }
   const bad = input.data.findIndex((v) => typeof v !== 'string');
-  if (bad >= 0) issues.push({ path: `inputs[0].data[${bad}]`, message: 'expected a string' });
+  if (bad >= 0) {
+    issues.push({ path: `inputs[0].data[${bad}]`, message: 'expected a string' });
+  }
   (request.outputs ?? []).forEach((o, i) => {
-    if (o.name !== V2_OUTPUT_NAME) issues.push({ path: `outputs[${i}].name`, message: `unknown output "${o.name}"; this model has only "${V2_OUTPUT_NAME}"` });
+    if (o.name !== V2_OUTPUT_NAME) {
+      issues.push({ path: `outputs[${i}].name`, message: `unknown output "${o.name}"; this model has only "${V2_OUTPUT_NAME}"` });
+    }
   });
-  if (issues.length > 0) throw new ValidationError(issues, { context: 'V2 inference request' });
+  if (issues.length > 0) {
+    throw new ValidationError(issues, { context: 'V2 inference request' });
+  }
   return input.data as string[];
 }
 

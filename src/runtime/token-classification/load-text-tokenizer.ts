@@ -79,8 +79,11 @@ export async function loadTextTokenizer(
   if (files.tokenizerJson) {
     const json = await readTokenizerJson(files.tokenizerJson);
     const normalizer = json.normalizer as Record<string, unknown> | null | undefined;
-    if (lowercase === undefined) lowercase = normalizerLowercases(normalizer);
-    else json.normalizer = withLowercase(normalizer, lowercase);
+    if (lowercase === undefined) {
+      lowercase = normalizerLowercases(normalizer);
+    } else {
+      json.normalizer = withLowercase(normalizer, lowercase);
+    }
     tokenizer = fromJson(json, files.tokenizerJson);
   } else {
     lowercase ??= true;
@@ -117,14 +120,18 @@ function resolveMaxLength(
   if (modelMax !== undefined && modelMax < UNSET_MAX_LENGTH) {
     return { maxLength: Math.min(Math.floor(modelMax), positions ?? Infinity), maxLengthSource: 'tokenizer_config' };
   }
-  if (positions !== undefined) return { maxLength: positions, maxLengthSource: 'config' };
+  if (positions !== undefined) {
+    return { maxLength: positions, maxLengthSource: 'config' };
+  }
   return { maxLength: 512, maxLengthSource: 'default' };
 }
 
 async function readTokenizerJson(path: string): Promise<Record<string, unknown>> {
   try {
     const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
   } catch (cause) {
     throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
   }
@@ -142,19 +149,31 @@ function fromJson(json: Record<string, unknown>, path: string): Tokenizer {
 type NormalizerJson = Record<string, unknown> | null | undefined;
 
 function normalizerLowercases(n: NormalizerJson): boolean {
-  if (!n) return false;
-  if (n.type === 'BertNormalizer') return n.lowercase === true;
-  if (n.type === 'Lowercase') return true;
-  if (n.type === 'Sequence' && Array.isArray(n.normalizers)) return n.normalizers.some((m) => normalizerLowercases(m as NormalizerJson));
+  if (!n) {
+    return false;
+  }
+  if (n.type === 'BertNormalizer') {
+    return n.lowercase === true;
+  }
+  if (n.type === 'Lowercase') {
+    return true;
+  }
+  if (n.type === 'Sequence' && Array.isArray(n.normalizers)) {
+    return n.normalizers.some((m) => normalizerLowercases(m as NormalizerJson));
+  }
   return false;
 }
 
 /** The normaliser with lower-casing switched on or off (BertNormalizer flag, or a Lowercase step). */
 function withLowercase(n: NormalizerJson, lowercase: boolean): NormalizerJson {
-  if (n?.type === 'BertNormalizer') return { ...n, lowercase };
+  if (n?.type === 'BertNormalizer') {
+    return { ...n, lowercase };
+  }
   const steps = !n ? [] : n.type === 'Sequence' && Array.isArray(n.normalizers) ? (n.normalizers as NormalizerJson[]) : [n];
   const bert = steps.find((s) => s?.type === 'BertNormalizer');
-  if (bert) return { type: 'Sequence', normalizers: steps.map((s) => (s === bert ? { ...s, lowercase } : s)) };
+  if (bert) {
+    return { type: 'Sequence', normalizers: steps.map((s) => (s === bert ? { ...s, lowercase } : s)) };
+  }
   const rest = steps.filter((s) => s?.type !== 'Lowercase');
   const out = lowercase ? [...rest, { type: 'Lowercase' }] : rest;
   return out.length === 0 ? null : { type: 'Sequence', normalizers: out };
@@ -187,7 +206,9 @@ async function fromVocab(vocabPath: string, tc: Record<string, unknown>, lowerca
 
 function toEncoded(text: string, e: Encoding, details: boolean): EncodedText {
   const truncated = e.getOverflowing().length > 0;
-  if (!details) return { ids: e.getIds(), truncated, offsets: [], wordIds: [] };
+  if (!details) {
+    return { ids: e.getIds(), truncated, offsets: [], wordIds: [] };
+  }
   return {
     ids: e.getIds(),
     truncated,

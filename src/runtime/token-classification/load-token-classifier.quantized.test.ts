@@ -20,7 +20,11 @@ function swappedTable(): Float32Array {
   const n = CONLL_LABELS.length;
   const swap: Record<number, number> = { 3: 7, 4: 8, 7: 3, 8: 4 };
   const out = new Float32Array(table.length);
-  for (let t = 0; t < vocab.length; t++) for (let c = 0; c < n; c++) out[t * n + (swap[c] ?? c)] = table[t * n + c];
+  for (let t = 0; t < vocab.length; t++) {
+    for (let c = 0; c < n; c++) {
+      out[t * n + (swap[c] ?? c)] = table[t * n + c];
+    }
+  }
   return out;
 }
 

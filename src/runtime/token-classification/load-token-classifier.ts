@@ -81,9 +81,13 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
 }
 
 async function locate(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<{ dir: string; files?: Record<string, string> }> {
-  if (typeof source !== 'string') return source;
+  if (typeof source !== 'string') {
+    return source;
+  }
   const ref = parseModelRef(source);
-  if (ref.kind === 'local') return { dir: ref.path };
+  if (ref.kind === 'local') {
+    return { dir: ref.path };
+  }
   const o = options;
   if (o.cacheDir === undefined) {
     throw new InferkitError('config', `Loading "${source}" from the hub needs a cacheDir (e.g. spread hubOptionsFromEnv() into the options)`);

@@ -68,7 +68,9 @@ export async function findTokenClassFiles(
   const pick = async (...paths: string[]): Promise<string | undefined> => {
     for (const p of paths) {
       const local = known[p] ?? join(dir, p);
-      if (await exists(local)) return local;
+      if (await exists(local)) {
+        return local;
+      }
     }
     return undefined;
   };
@@ -108,13 +110,17 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
  */
 export function labelNames(config: TokenClassConfig, numLabels: number): string[] {
   const names: string[] = [];
-  for (let i = 0; i < numLabels; i++) names.push(config.id2label?.[String(i)] ?? `LABEL_${i}`);
+  for (let i = 0; i < numLabels; i++) {
+    names.push(config.id2label?.[String(i)] ?? `LABEL_${i}`);
+  }
   return names;
 }
 
 /** A special token's text from tokenizer_config (a string or an AddedToken `{content}` object). */
 export function specialTokenText(value: unknown, fallback: string): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    return value;
+  }
   if (typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string') {
     return (value as { content: string }).content;
   }

@@ -29,7 +29,9 @@ export interface BatchPlan {
  */
 export async function runTokenLogits(session: OrtSession, sequences: readonly number[][], plan: BatchPlan): Promise<Float32Array[]> {
   const order = sequences.map((_, i) => i);
-  if (plan.sortByLength) order.sort((a, b) => sequences[b].length - sequences[a].length);
+  if (plan.sortByLength) {
+    order.sort((a, b) => sequences[b].length - sequences[a].length);
+  }
   const out = new Array<Float32Array>(sequences.length);
   for (let start = 0; start < order.length; start += plan.maxBatchSize) {
     if (plan.signal?.aborted) {
@@ -58,7 +60,9 @@ async function runChunk(session: OrtSession, seqs: number[][], plan: BatchPlan):
   });
   const shape = [batch, width];
   const feeds: OrtFeeds = { [plan.inputIdsName]: int64Tensor(ids, shape), [plan.attentionMaskName]: int64Tensor(mask, shape) };
-  if (plan.tokenTypeIds) feeds[plan.tokenTypeIdsName] = int64Tensor(new BigInt64Array(batch * width), shape);
+  if (plan.tokenTypeIds) {
+    feeds[plan.tokenTypeIdsName] = int64Tensor(new BigInt64Array(batch * width), shape);
+  }
   let result;
   try {
     result = await session.run(feeds);
@@ -104,14 +108,18 @@ export function softmaxPerToken(logits: Float32Array, numLabels: number): Float3
   const out = new Float32Array(logits.length);
   for (let base = 0; base < logits.length; base += numLabels) {
     let max = -Infinity;
-    for (let c = 0; c < numLabels; c++) max = Math.max(max, logits[base + c]);
+    for (let c = 0; c < numLabels; c++) {
+      max = Math.max(max, logits[base + c]);
+    }
     let sum = 0;
     for (let c = 0; c < numLabels; c++) {
       const e = Math.exp(logits[base + c] - max);
       out[base + c] = e;
       sum += e;
     }
-    for (let c = 0; c < numLabels; c++) out[base + c] /= sum;
+    for (let c = 0; c < numLabels; c++) {
+      out[base + c] /= sum;
+    }
   }
   return out;
 }

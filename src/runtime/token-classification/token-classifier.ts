@@ -125,7 +125,9 @@ export class TokenClassifier implements Predictor {
     const probabilities = logits.map((l) => {
       const p = softmaxPerToken(l, n);
       const rows: number[][] = [];
-      for (let base = 0; base < p.length; base += n) rows.push(Array.from(p.subarray(base, base + n)));
+      for (let base = 0; base < p.length; base += n) {
+        rows.push(Array.from(p.subarray(base, base + n)));
+      }
       return rows;
     });
     return { probabilities, truncated: encoded.map((e) => e.truncated) };
@@ -151,7 +153,9 @@ export class TokenClassifier implements Predictor {
    */
   async predictV1(request: V1PredictRequest, options: CallOptions = {}): Promise<V1PredictResponse> {
     const kind = this.info.v1Output;
-    if (kind === 'class_ids') return toV1Response((await this.predictTokenIds(request.instances, options)).classIds);
+    if (kind === 'class_ids') {
+      return toV1Response((await this.predictTokenIds(request.instances, options)).classIds);
+    }
     const { logits } = await this.#run(request.instances, false, options);
     const n = this.#plan.numLabels;
     return toV1ScoresResponse(kind === 'probabilities' ? logits.map((l) => softmaxPerToken(l, n)) : logits, n, kind);
@@ -188,7 +192,9 @@ export class TokenClassifier implements Predictor {
 
   #run(texts: readonly string[], details: boolean, options: CallOptions): Promise<RunOutput> {
     const session = this.#session;
-    if (session === undefined) return Promise.reject(new InferkitError('model_not_ready', `Model "${this.name}" has been disposed`));
+    if (session === undefined) {
+      return Promise.reject(new InferkitError('model_not_ready', `Model "${this.name}" has been disposed`));
+    }
     // Tracked from the start (tokenizing included), so dispose() never frees a session a call will use.
     const running = this.#runOn(session, texts, details, options);
     this.#inFlight.add(running);
@@ -196,14 +202,18 @@ export class TokenClassifier implements Predictor {
   }
 
   async #runOn(session: OrtSession, texts: readonly string[], details: boolean, options: CallOptions): Promise<RunOutput> {
-    if (options.signal?.aborted) throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
+    if (options.signal?.aborted) {
+      throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
+    }
     const encoded = await this.#tokenizer.encode(texts, details);
     const logits = await runTokenLogits(session, encoded.map((e) => e.ids), { ...this.#plan, signal: options.signal });
     this.#stats.calls++;
     this.#stats.texts += texts.length;
     for (const e of encoded) {
       this.#stats.tokens += e.ids.length;
-      if (e.truncated) this.#stats.truncatedTexts++;
+      if (e.truncated) {
+        this.#stats.truncatedTexts++;
+      }
     }
     return { encoded, logits };
   }

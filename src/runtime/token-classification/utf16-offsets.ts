@@ -4,7 +4,9 @@
  * token's span. Texts without astral characters (emoji, rare CJK) are returned unchanged.
  */
 export function codePointToUtf16Offsets(text: string, offsets: ReadonlyArray<readonly number[]>): Array<[number, number]> {
-  if (!/[\uD800-\uDBFF]/.test(text)) return offsets.map((o) => [o[0], o[1]]);
+  if (!/[\uD800-\uDBFF]/.test(text)) {
+    return offsets.map((o) => [o[0], o[1]]);
+  }
   // unit[i] = UTF-16 index of code point i; one extra entry for the end of the text.
   const unit: number[] = [];
   for (let i = 0; i < text.length; i++) {
@@ -12,7 +14,9 @@ export function codePointToUtf16Offsets(text: string, offsets: ReadonlyArray<rea
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+      }
     }
   }
   unit.push(text.length);
