@@ -20,6 +20,10 @@ export interface RuntimeConfig {
   task?: string;
   /** True when `--disable_lower_case` is set. */
   disableLowerCase: boolean;
+  /** `--return_probabilities`: V1 entries hold per-token class probabilities. */
+  returnProbabilities: boolean;
+  /** `--return_raw_logits`: V1 entries hold per-token raw logits (wins over probabilities, as in KServe). */
+  returnRawLogits: boolean;
   /** `--http_port`. @default 8080 */
   httpPort: number;
   /** `protocolVersion` v2 (or grpc-v2) → `v2`; absent → `v1`. Containers: a `--protocol=v2` arg, else `v1`. */
@@ -43,6 +47,7 @@ export function runtimeConfig(isvc: InferenceService): RuntimeConfig {
   const argsPath = model ? 'spec.predictor.model.args' : 'spec.predictor.containers[0].args';
   const parsed = parseRuntimeArgs([...(container?.command ?? []), ...(model?.args ?? container?.args ?? [])]);
   const { values, flags } = parsed;
+  const flagOn = (name: string): boolean => flags.has(name) || values[name]?.toLowerCase() === 'true';
   const storageUri = model?.storageUri;
   const fromUri = hubRef(storageUri);
   const protocol = model
@@ -57,7 +62,9 @@ export function runtimeConfig(isvc: InferenceService): RuntimeConfig {
     ...defined('storageUri', storageUri),
     modelDir: values.model_dir ?? '/mnt/models',
     ...defined('task', values.task),
-    disableLowerCase: flags.has('disable_lower_case') || values.disable_lower_case?.toLowerCase() === 'true',
+    disableLowerCase: flagOn('disable_lower_case'),
+    returnProbabilities: flagOn('return_probabilities'),
+    returnRawLogits: flagOn('return_raw_logits'),
     httpPort: intArg(values.http_port, 'http_port', argsPath, 8080, 65535),
     protocol,
     ...defined('maxLength', values.max_length === undefined ? undefined : intArg(values.max_length, 'max_length', argsPath, 0)),

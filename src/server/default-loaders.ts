@@ -40,6 +40,7 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     task: 'token_classification',
     predictor: classifier,
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
+    v1Scores: classifier.info.v1Output !== 'class_ids',
     dispose: () => classifier.dispose(),
   };
 }
@@ -70,6 +71,8 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
         // KServe's runtime lower-cases unless --disable_lower_case, overriding tokenizer_config.json
         // (even for cased models): served answers match the reference runtime's.
         disableLowerCase: config.disableLowerCase,
+        returnProbabilities: config.returnProbabilities,
+        returnRawLogits: config.returnRawLogits,
         ...(config.maxLength !== undefined ? { maxLength: config.maxLength } : {}),
         ...(session ? { session } : {}),
       });

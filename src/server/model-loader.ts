@@ -16,6 +16,11 @@ export interface TokenClassificationModel {
    * dynamic batching; when absent the server calls `predictor.predictV1` on the merged texts.
    */
   classIds?: (texts: string[], options?: CallOptions) => Promise<number[][]>;
+  /**
+   * True when V1 entries are not class ids (`--return_probabilities`, `--return_raw_logits`): V1
+   * requests then go to `predictor.predictV1` one by one (V2, always ids, is still batched).
+   */
+  v1Scores?: boolean;
   /** Releases the model's sessions. */
   dispose?: () => Promise<void>;
 }

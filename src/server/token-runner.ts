@@ -41,7 +41,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
   return {
     batcher,
     async predictV1(request) {
-      if (!batcher.enabled) {
+      if (!batcher.enabled || model.v1Scores === true) {
         const out = await model.predictor.predictV1(request);
         options.onBatch?.(request.instances.length, 1);
         return out;
