@@ -29,13 +29,13 @@ describe('selectFiles', () => {
     ]);
   });
 
-  it('adds the quantized model only when asked', () => {
+  it('takes the quantized model instead of the full one only when asked', () => {
     expect(candidatePaths(TOKEN_CLASSIFICATION_FILES)).not.toContain('onnx/model_quantized.onnx');
     const q = tokenClassificationFiles({ quantized: true });
-    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx', 'onnx/model_quantized.onnx')).chosen).toContain(
-      'onnx/model_quantized.onnx',
-    );
-    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual([]);
+    const chosen = selectFiles(q, has('config.json', 'vocab.txt', 'onnx/model.onnx', 'onnx/model_quantized.onnx')).chosen;
+    expect(chosen).toContain('onnx/model_quantized.onnx');
+    expect(chosen).not.toContain('onnx/model.onnx');
+    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual(['onnx/model_quantized.onnx']);
   });
 
   it('forecast preset needs config.json and one ONNX graph', () => {

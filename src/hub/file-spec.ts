@@ -15,27 +15,20 @@ export interface FileSpec {
 
 /** Options of {@link tokenClassificationFiles}. */
 export interface TokenClassificationFilesOptions {
-  /** Also fetch `onnx/model_quantized.onnx` when the repo has it. @default false */
+  /** Fetch `onnx/model_quantized.onnx` instead of the full-precision graph (required then). @default false */
   quantized?: boolean;
 }
 
 /**
  * Files of a token-classification repo: `config.json`; `tokenizer.json` or `vocab.txt`;
- * `onnx/model.onnx` or `model.onnx`; optional tokenizer config and special tokens map;
- * with `quantized: true` also the optional `onnx/model_quantized.onnx`.
+ * `onnx/model.onnx` or `model.onnx` — or, with `quantized: true`, `onnx/model_quantized.onnx`
+ * alone (the full graph is not downloaded); optional tokenizer config and special tokens map.
  */
 export function tokenClassificationFiles(options: TokenClassificationFilesOptions = {}): FileSpec {
   return {
-    required: ['config.json'],
-    oneOf: [
-      ['tokenizer.json', 'vocab.txt'],
-      ['onnx/model.onnx', 'model.onnx'],
-    ],
-    optional: [
-      'tokenizer_config.json',
-      'special_tokens_map.json',
-      ...(options.quantized ? ['onnx/model_quantized.onnx'] : []),
-    ],
+    required: ['config.json', ...(options.quantized ? ['onnx/model_quantized.onnx'] : [])],
+    oneOf: [['tokenizer.json', 'vocab.txt'], ...(options.quantized ? [] : [['onnx/model.onnx', 'model.onnx']])],
+    optional: ['tokenizer_config.json', 'special_tokens_map.json'],
   };
 }
 

@@ -82,6 +82,7 @@ describe('loadTokenClassifier quantized', () => {
     events.length = 0;
     const quantized = await predictWith('hf://org/ner-q', { cacheDir: join(root, 'cache-q'), hubUrl: hub.url, onProgress, quantized: true });
     expect(events).toContain('file-done:onnx/model_quantized.onnx');
+    expect(events.filter((e) => e.endsWith(':onnx/model.onnx'))).toEqual([]); // the full graph is not fetched
     expect(quantized.predictions).toEqual(SWAPPED);
     expect(quantized.info.quantized).toBe(true);
   });
@@ -90,7 +91,7 @@ describe('loadTokenClassifier quantized', () => {
     const err = await loadTokenClassifier('org/ner-plain', { modelName: 'ner', cacheDir: join(root, 'cache-plain'), hubUrl: hub.url, quantized: true }).catch(
       (e: unknown) => e,
     );
-    expect(err).toMatchObject({ code: 'model_load_failed' });
+    expect(err).toMatchObject({ code: 'model_not_found' });
     expect((err as Error).message).toContain('onnx/model_quantized.onnx');
   });
 });

@@ -23,8 +23,9 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   /** Threads, execution provider, graph optimisation. @default 1 intra-op thread, cpu */
   session?: SessionOptions;
   /**
-   * Run `onnx/model_quantized.onnx` instead of `onnx/model.onnx` (fetched from the hub only then).
-   * A repo without it fails with `model_load_failed` naming the file; there is no silent fallback.
+   * Run `onnx/model_quantized.onnx` instead of `onnx/model.onnx` (from the hub only that graph is
+   * fetched). A repo without it fails naming the file — `model_not_found` from the hub,
+   * `model_load_failed` for a local folder; there is no silent fallback.
    * @default false
    */
   quantized?: boolean;
