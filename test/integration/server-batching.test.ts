@@ -12,20 +12,26 @@ const requestTexts = (i: number) => Array.from({ length: 1 + (i % 3) }, (_, j) =
 
 let dir: string;
 const calls: number[] = [];
+/** Loaders of the fixture model whose every model call runs `before(texts)` first. */
+function fixtureLoaders(before: (texts: string[]) => void | Promise<void>): ModelLoaders {
+  return {
+    token_classification: async ({ config }) => {
+      const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
+      const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
+      return {
+        ...served,
+        classIds: async (texts, o) => {
+          await before(texts);
+          return classIds(texts, o);
+        },
+      };
+    },
+  };
+}
 /** Loader that records how many texts each model call gets. */
-const counting: ModelLoaders = {
-  token_classification: async ({ config }) => {
-    const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
-    const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
-    return {
-      ...served,
-      classIds: async (texts, o) => {
-        calls.push(texts.length);
-        return classIds(texts, o);
-      },
-    };
-  },
-};
+const counting = fixtureLoaders((texts) => {
+  calls.push(texts.length);
+});
 
 let batched: RunningServer;
 let unbatched: RunningServer;
@@ -82,20 +88,10 @@ describe('serve: graceful shutdown', () => {
   it('close() lets in-flight requests finish, then refuses new connections', async () => {
     const gate = deferred();
     const entered = deferred();
-    const slow: ModelLoaders = {
-      token_classification: async ({ config }) => {
-        const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
-        const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
-        return {
-          ...served,
-          classIds: async (texts, o) => {
-            entered.resolve();
-            await gate.promise;
-            return classIds(texts, o);
-          },
-        };
-      },
-    };
+    const slow = fixtureLoaders(async () => {
+      entered.resolve();
+      await gate.promise;
+    });
     const server = await serve([isvc('bert')], { loaders: slow, port: 0, maxWaitMs: 1 });
     await server.loaded();
     const inFlight = http(server.url, '/v1/models/bert:predict', { body: v1('paris') });
