@@ -76,9 +76,10 @@ describe('inferkit validate', () => {
       'DIR/bad.yaml: documents[0].spec.predictor.model.protocolVersion: expected protocolVersion v1, v2 or grpc-v2',
       'DIR/bad.yaml: documents[0].spec.predictor.model.resources.limits.memory: expected a Kubernetes quantity such as "1", "500m" or "4Gi"',
       'DIR/bad.yaml: documents[1].kind: unknown kind "Deployment"; expected InferenceService or Secret',
+      // runtime args are checked per document once its schema passes
+      'DIR/bad.yaml: documents[2].spec.predictor.containers[0].args: --http_port: expected a positive integer up to 65535, got "http"',
       'DIR/broken.yaml: documents[0]: YAML syntax error at line 3, column 1: Tabs are not allowed as indentation',
       'DIR/missing.yaml: cannot read file (ENOENT)',
-      // runtime args are checked once the schema passes
       'DIR/ports.yaml: documents[0].spec.predictor.containers[0].args: --http_port: expected a positive integer up to 65535, got "http"',
       '',
     ]);

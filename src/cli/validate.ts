@@ -1,19 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { isInferkitError, ValidationError, type ValidationIssue } from '../errors.js';
-import { fromYaml } from '../manifest/manifest-yaml.js';
-import { runtimeConfig } from '../manifest/runtime-config.js';
+import { isInferkitError } from '../errors.js';
+import { validateManifest } from '../manifest/validate-manifest.js';
 
-/** Registers `inferkit validate FILE…`: checks manifest YAML files, lists every error, exits 1 on any. */
+/** One output line of `inferkit validate` for a file. */
+interface Line {
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * Registers `inferkit validate FILE…`: checks manifest YAML files as the API server and KServe would
+ * (contract, runtime args, the InferenceService CRD schema with unknown fields as errors, credentials in
+ * clear), lists every error, exits 1 on any.
+ */
 export function registerValidateCommand(program: Command): void {
   program
     .command('validate')
-    .description('validate InferenceService/Secret YAML files; prints "FILE: ok" or every error as "FILE: path: message"')
+    .description('validate InferenceService/Secret YAML files against inferkit\'s contract and KServe\'s CRD schema; '
+      + 'prints "FILE: ok" or every error as "FILE: path: message"')
     .argument('<files...>', 'YAML files (multi-document)')
-    .action(async (files: string[]) => {
+    .option('--allow-inline-secrets', 'report tokens/keys written in clear into env[].value as warnings, not errors')
+    .action(async (files: string[], flags: { allowInlineSecrets?: boolean }) => {
       let failed = false;
       for (const file of files) {
-        const lines = await validateFile(file);
+        const lines = await validateFile(file, flags.allowInlineSecrets === true);
         failed ||= lines.some((l) => !l.ok);
         for (const line of lines) {
           process.stdout.write(`${file}: ${line.text}\n`);
@@ -25,7 +36,7 @@ export function registerValidateCommand(program: Command): void {
     });
 }
 
-async function validateFile(file: string): Promise<Array<{ ok: boolean; text: string }>> {
+async function validateFile(file: string, allowInlineSecrets: boolean): Promise<Line[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -34,32 +45,16 @@ async function validateFile(file: string): Promise<Array<{ ok: boolean; text: st
     return [{ ok: false, text: `cannot read file (${typeof code === 'string' ? code : String(e)})` }];
   }
   try {
-    const docs = fromYaml(text);
-    if (docs.length === 0) {
+    const r = await validateManifest(text, { allowInlineSecrets });
+    if (r.count === 0) {
       return [{ ok: false, text: 'no documents' }];
     }
-    const issues: ValidationIssue[] = [];
-    docs.forEach((doc, i) => {
-      if (doc.kind !== 'InferenceService') {
-        return;
-      }
-      try {
-        runtimeConfig(doc);
-      } catch (e) {
-        if (!(e instanceof ValidationError)) {
-          throw e;
-        }
-        issues.push(...e.issues.map((issue) => ({ path: `documents[${i}].${issue.path}`, message: issue.message })));
-      }
-    });
-    if (issues.length > 0) {
-      return issues.map((i) => ({ ok: false, text: `${i.path}: ${i.message}` }));
+    if (r.errors.length > 0) {
+      return r.errors.map((i) => ({ ok: false, text: i.path ? `${i.path}: ${i.message}` : i.message }));
     }
-    return [{ ok: true, text: `ok (${docs.length} ${docs.length === 1 ? 'document' : 'documents'})` }];
+    const warnings = r.warnings.map((i) => ({ ok: true, text: `warning: ${i.path}: ${i.message}` }));
+    return [...warnings, { ok: true, text: `ok (${r.count} ${r.count === 1 ? 'document' : 'documents'})` }];
   } catch (e) {
-    if (e instanceof ValidationError) {
-      return e.issues.map((i) => ({ ok: false, text: i.path ? `${i.path}: ${i.message}` : i.message }));
-    }
     if (isInferkitError(e)) {
       return [{ ok: false, text: e.message }];
     }

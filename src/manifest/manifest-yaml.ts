@@ -30,35 +30,19 @@ export function toYaml(input: Manifest | readonly object[]): string {
 /**
  * Reads multi-document YAML and validates every document as an InferenceService or a Secret. Throws one
  * ValidationError listing every problem as `documents[i].path: message` (syntax errors with line and
- * column); empty documents are skipped and not counted.
+ * column); empty documents are skipped and not counted. This is inferkit's contract only and synchronous;
+ * `validateManifest` adds KServe's CRD schema (unknown fields, types) and the inline-credential check.
  */
 export function fromYaml(text: string): ManifestDocument[] {
-  const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false });
-  const docs = Array.isArray(parsed) ? parsed : [];
   const issues: ValidationIssue[] = [];
   const out: ManifestDocument[] = [];
-  let index = 0;
-  for (const doc of docs) {
-    if (doc.errors.length > 0) {
-      for (const err of doc.errors) {
-        const { line, col } = lineCounter.linePos(err.pos[0]);
-        issues.push({ path: `documents[${index}]`, message: `YAML syntax error at line ${line}, column ${col}: ${safeMessage(err.message)}` });
-      }
-      index += 1;
-      continue;
-    }
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
-    if (value === null || value === undefined) {
-      continue;
-    }
-    const result = validateDocument(value, index);
+  for (const entry of parseYamlDocuments(text)) {
+    const result = 'issues' in entry ? entry : validateDocument(entry.value, entry.index);
     if ('issues' in result) {
       issues.push(...result.issues);
     } else {
       out.push(result.doc);
     }
-    index += 1;
   }
   if (issues.length > 0) {
     throw new ValidationError(issues, { context: 'manifest' });
@@ -66,7 +50,37 @@ export function fromYaml(text: string): ManifestDocument[] {
   return out;
 }
 
-function validateDocument(value: unknown, index: number): { doc: ManifestDocument } | { issues: ValidationIssue[] } {
+/** One non-empty document of a YAML text: its plain value, or its syntax errors. */
+export type YamlDocument = { index: number; value: unknown } | { index: number; issues: ValidationIssue[] };
+
+/** Splits multi-document YAML into plain values (empty documents skipped, not counted); never throws. */
+export function parseYamlDocuments(text: string): YamlDocument[] {
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+  const docs = Array.isArray(parsed) ? parsed : [];
+  const out: YamlDocument[] = [];
+  for (const doc of docs) {
+    const index = out.length;
+    if (doc.errors.length > 0) {
+      out.push({
+        index,
+        issues: doc.errors.map((err) => {
+          const { line, col } = lineCounter.linePos(err.pos[0]);
+          return { path: `documents[${index}]`, message: `YAML syntax error at line ${line}, column ${col}: ${safeMessage(err.message)}` };
+        }),
+      });
+      continue;
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    if (value !== null && value !== undefined) {
+      out.push({ index, value });
+    }
+  }
+  return out;
+}
+
+/** Checks one document against inferkit's contract for its kind (InferenceService or Secret). */
+export function validateDocument(value: unknown, index: number): { doc: ManifestDocument } | { issues: ValidationIssue[] } {
   const at = `documents[${index}]`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { issues: [{ path: at, message: 'expected a mapping with apiVersion and kind' }] };
