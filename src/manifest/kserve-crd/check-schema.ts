@@ -44,9 +44,12 @@ function walk(value: unknown, s: StructuralSchema, path: Path, out: ValidationIs
     walk(value, sub, path, out);
   }
   if (s.anyOf !== undefined && s.anyOf.length > 0) {
-    const tries = s.anyOf.map((sub) => checkSchema(value, sub, path));
-    if (tries.every((t) => t.length > 0)) {
-      out.push(...tries.reduce((a, b) => (b.length < a.length ? b : a)));
+    // None matched: report the branch of the value's own type with the fewest problems.
+    const rank = (sub: StructuralSchema, issues: ValidationIssue[]): number =>
+      (sub.type !== undefined && !hasType(value, sub.type) ? 1e6 : 0) + issues.length;
+    const tries = s.anyOf.map((sub) => ({ sub, issues: checkSchema(value, sub, path) }));
+    if (tries.every((t) => t.issues.length > 0)) {
+      out.push(...tries.reduce((a, b) => (rank(b.sub, b.issues) < rank(a.sub, a.issues) ? b : a)).issues);
     }
   }
   if (typeof value === 'string') {
@@ -69,7 +72,8 @@ function walk(value: unknown, s: StructuralSchema, path: Path, out: ValidationIs
       const items = s.items;
       value.forEach((v, i) => walk(v, items, [...path, i], out));
     }
-  } else if (typeof value === 'object') {
+  } else if (typeof value === 'object' && (s.type === 'object' || s.properties || s.additionalProperties !== undefined)) {
+    // Only the node that declares the object judges its fields; anyOf/allOf branches add their own.
     checkObject(value as Record<string, unknown>, s, path, out);
   }
 }
