@@ -8,6 +8,7 @@ describe('public API (src/index.ts)', () => {
       'resolveModel', 'loadTokenClassifier', 'loadChronosBolt', 'seasonalNaive', 'theta', 'localForecaster',
       'serve', 'remote', 'frameToInputs', 'forecastToFrame', 'batchForecast', 'forecastFigure', 'renderPng',
       'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
+      'validateManifest', 'parseManifest', 'findInlineSecrets',
     ] as const;
     for (const name of fns) {
       expect(typeof api[name], name).toBe('function');
@@ -21,5 +22,13 @@ describe('public API (src/index.ts)', () => {
     const isvc = api.InferenceServiceSchema.parse(docs[0]);
     expect(api.runtimeConfig(isvc)).toMatchObject({ modelName: 'bert', modelId: 'dslim/bert-base-NER', protocol: 'v2' });
     expect(api.serviceHostname(isvc)).toBe('bert.default.example.com');
+  });
+
+  it('validates a manifest against KServe\'s CRD schema from the root entry', async () => {
+    const text = api.toYaml(api.inferenceService({ name: 'bert', modelId: 'o/m' })).replace('modelFormat:', 'modelFromat:');
+    const r = await api.validateManifest(text);
+    expect(r.errors).toContainEqual({
+      path: 'documents[0].spec.predictor.model.modelFromat', message: 'unknown field "modelFromat"; did you mean "modelFormat"?',
+    });
   });
 });
