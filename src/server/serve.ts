@@ -73,6 +73,12 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       metrics.batchRequests.observe({ model }, requests);
     },
   });
+  const warn = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  for (const e of registry.entries) {
+    for (const w of e.warnings ?? []) {
+      warn(`warning: service ${e.service}: ${w}`);
+    }
+  }
   const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
   installJsonParser(app);
