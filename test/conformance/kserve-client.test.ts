@@ -145,6 +145,16 @@ describe('remote() against recorded KServe answers', () => {
     }
   });
 
+  it('with a fetch transport too: a valid call after a 500 and a closed connection succeeds', async () => {
+    const m = remote({ baseUrl }, { modelName: 'bert', fetch: globalThis.fetch, retries: 0 });
+    next = byId.get('v1-lc-b1');
+    await m.predictV1({ instances: ['Hi'] });
+    next = byId.get('v1-nospec-empty');
+    await expect(m.predictV1({ instances: [''] })).rejects.toMatchObject({ status: 500 });
+    next = byId.get('v1-lc-b1');
+    await expect(m.predictV1({ instances: ['Hi'] })).resolves.toEqual({ predictions: [[[5, 0, 0]]] });
+  });
+
   it('sends a request once when it was answered, even with a 500', async () => {
     const m = remote({ baseUrl }, { modelName: 'bert' });
     next = byId.get('v1-lc-b1');
