@@ -17,8 +17,8 @@ const STRICT_V2 = 'inferkit checks the tensor (one BYTES input whose shape match
 const CONTENT_TYPE = 'every body is read as JSON whatever its Content-Type (curl sends form types by default)';
 
 export const INTENDED_DIFFERENCES: Readonly<Record<string, IntendedDifference>> = {
-  'v1-nospec-empty': { kserve: 500, inferkit: 200, reason: 'an empty text without special tokens has no tokens: inferkit answers `[[]]` (KServe fails on the empty tensor)' },
-  'v2-probs': { kserve: 200, inferkit: 200, body: true, reason: 'V2 answers INT64 class ids with --return_probabilities (KServe: a BYTES tensor of Python-repr dict strings, which no client can parse as JSON)' },
+  'v1-nospec-empty': { kserve: 500, inferkit: 200, reason: 'an empty text without special tokens has no tokens: inferkit answers `[[]]` for it (KServe answers 500)' },
+  'v2-probs': { kserve: 200, inferkit: 200, body: true, reason: 'V2 answers INT64 class ids with --return_probabilities (KServe: a BYTES tensor of Python-repr dict strings, not JSON)' },
   'v2-logits': { kserve: 200, inferkit: 200, body: true, reason: 'V2 answers INT64 class ids with --return_raw_logits (KServe: a BYTES tensor of Python-repr dict strings)' },
   'route-GET_v2': { kserve: 200, inferkit: 200, body: true, reason: 'server metadata names inferkit and its version; no model repository extension' },
   'route-GET_v2_models_bert': { kserve: 200, inferkit: 200, body: true, reason: 'model metadata describes the model (versions [], platform onnxruntime, the text input and class-id output, labels); KServe sends versions null and empty lists' },

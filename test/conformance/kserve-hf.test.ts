@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadExchanges, type Exchange } from './exchanges.js';
 import { INTENDED_DIFFERENCES } from './kserve-differences.js';
@@ -135,6 +137,10 @@ describe('inferkit serve against answers recorded from KServe huggingfaceserver 
       expect(d.reason.length, id).toBeGreaterThan(10);
     }
     expect(exchanges).toHaveLength(134);
+    const readme = readFileSync(join(process.cwd(), 'src/server/README.md'), 'utf8');
+    for (const [id, d] of Object.entries(INTENDED_DIFFERENCES)) {
+      expect(readme, `src/server/README.md lists ${id}`).toContain(`| \`${id}\` | ${d.kserve} | ${d.inferkit}`);
+    }
   });
 
   it.each(exchanges.map((e) => [e.id, e] as const))('%s', async (_id, e) => {
