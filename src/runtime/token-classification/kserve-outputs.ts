@@ -107,8 +107,8 @@ export function textsFromV2Request(request: V2InferRequest): string[] {
     issues.push({ path: `inputs[0].data[${bad}]`, message: 'expected a string' });
   }
   (request.outputs ?? []).forEach((o, i) => {
-    if (o.name !== V2_OUTPUT_NAME) {
-      issues.push({ path: `outputs[${i}].name`, message: `unknown output "${o.name}"; this model has only "${V2_OUTPUT_NAME}"` });
+    if (o.name !== V2_OUTPUT_NAME && o.name !== OFFSET_MAPPING_NAME) {
+      issues.push({ path: `outputs[${i}].name`, message: `unknown output "${o.name}"; this model has "${V2_OUTPUT_NAME}" (and "${OFFSET_MAPPING_NAME}" with --return_offsets_mapping)` });
     }
   });
   if (issues.length > 0) {
