@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Folder of the recorded KServe answers and the model they were recorded on. */
-export const CONFORMANCE_DIR = join(process.cwd(), 'test/fixtures/conformance/kserve-hf');
+/** Folder of the recorded KServe answers and the model they were recorded on: `../shared/conformance/kserve-hf/` beside the checkout (as CI has it). */
+export const CONFORMANCE_DIR = join(process.cwd(), '../shared/conformance/kserve-hf');
 
 /** One recorded request/response pair of KServe's Hugging Face server (see the folder's README). */
 export interface Exchange {

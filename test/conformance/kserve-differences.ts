@@ -1,6 +1,6 @@
 /**
  * Every intended difference between inferkit's server and KServe's Hugging Face server on the
- * recorded exchanges (`test/fixtures/conformance/kserve-hf/exchanges.jsonl`), by exchange id.
+ * recorded exchanges (`../shared/conformance/kserve-hf/exchanges.jsonl`), by exchange id.
  * `inferkit` is the status inferkit answers; `body` marks a difference in the body only (same
  * status). The same table is in `src/server/README.md` ("Differences from KServe").
  */
