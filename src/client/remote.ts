@@ -58,7 +58,11 @@ export function baseUrlOf(target: RemoteTarget): string {
  * `Host` header, parses every response with the contract schemas, throws `HttpError` (status, url,
  * server message, full `body`) for non-2xx answers — the forecast route's 400 included — and
  * `InferkitError` (`timeout`, `network`, `http_error` for a response that breaks the contract).
- * A 503 or a refused connection is retried with backoff; an aborted `signal` rejects with its reason.
+ * A 503 or a refused connection is retried with backoff; a request sent on a kept-alive connection
+ * the server had already closed (uvicorn closes it after a 500) got no answer and is re-sent once on a
+ * new connection, whatever its method. Answers are read leniently (KServe's `versions: null`, empty
+ * lists, extra fields kept; a forecast's `frequency` as the server wrote it). An aborted `signal`
+ * rejects with its reason.
  */
 export function remote(target: RemoteTarget, options: RemoteOptions = {}): RemoteModel {
   const baseUrl = baseUrlOf(target);

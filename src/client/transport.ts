@@ -41,8 +41,45 @@ const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
  * The default transport: node:http / node:https, which (unlike fetch) sends the `Host` header
  * it is given — how a request reaches one model behind an ingress.
  */
-export const nodeHttpTransport: Transport = (req) =>
-  new Promise<TransportResponse>((resolve, reject) => {
+export const nodeHttpTransport: Transport = async (req) => {
+  try {
+    return await sendOnce(req, false);
+  } catch (e) {
+    if (!isStaleConnection(e) || req.signal.aborted) {
+      throw e;
+    }
+    // The pooled keep-alive socket was already closed by the server (uvicorn closes it after a
+    // 500): no byte of an answer came, so the server never handled this request. Re-send it once
+    // on a new connection, whatever the method.
+    return sendOnce(req, true);
+  }
+};
+
+/** Error codes of a connection that dies before any answer. */
+const STALE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** Marks an error as "sent on a reused keep-alive socket that was dead, before any response byte". */
+interface StaleMark {
+  staleConnection?: boolean;
+}
+
+function isStaleConnection(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as StaleMark).staleConnection === true;
+}
+
+function connectionDied(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof err.code === 'string' && STALE_CODES.has(err.code)) {
+    return true;
+  }
+  if (typeof err.message === 'string' && /socket hang up|other side closed/i.test(err.message)) {
+    return true;
+  }
+  return err.cause !== undefined && err.cause !== e && connectionDied(err.cause);
+}
+
+function sendOnce(req: TransportRequest, fresh: boolean): Promise<TransportResponse> {
+  return new Promise<TransportResponse>((resolve, reject) => {
     if (req.signal.aborted) {
       reject(req.signal.reason);
       return;
@@ -53,7 +90,8 @@ export const nodeHttpTransport: Transport = (req) =>
     if (req.body !== undefined) {
       headers['content-length'] = String(Buffer.byteLength(req.body));
     }
-    const r = send(url, { method: req.method, headers });
+    const r = send(url, fresh ? { method: req.method, headers, agent: false } : { method: req.method, headers });
+    let answered = false;
     const onAbort = (): void => {
       r.destroy();
       reject(req.signal.reason);
@@ -62,9 +100,13 @@ export const nodeHttpTransport: Transport = (req) =>
     const done = (): void => req.signal.removeEventListener('abort', onAbort);
     r.on('error', (e) => {
       done();
+      if (!answered && !fresh && r.reusedSocket && connectionDied(e)) {
+        Object.assign(e, { staleConnection: true } satisfies StaleMark);
+      }
       reject(e);
     });
     r.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -92,11 +134,24 @@ export const nodeHttpTransport: Transport = (req) =>
     });
     r.end(req.body);
   });
+}
 
 /** Wraps a fetch-like function as a transport (the `Host` header is then up to that fetch). */
 export function fetchTransport(fetchFn: FetchLike): Transport {
   return async (req) => {
-    const res = await fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: req.signal });
+    const init = { method: req.method, headers: req.headers, body: req.body, signal: req.signal };
+    let res;
+    try {
+      res = await fetchFn(req.url, init);
+    } catch (e) {
+      // fetch rejects before any response when its pooled connection was closed by the server
+      // (undici: UND_ERR_SOCKET "other side closed"); the pool drops that socket, so one re-send
+      // goes out on a new connection.
+      if (req.signal.aborted || !connectionDied(e)) {
+        throw e;
+      }
+      res = await fetchFn(req.url, init);
+    }
     const text = await res.text();
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'retry-after']) {

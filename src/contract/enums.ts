@@ -40,6 +40,14 @@ export const FrequencySchema = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/**
+ * Frequency in a forecast answer: checked like {@link FrequencySchema} but kept as the server wrote
+ * it, since KServe (and inferkit's server) echo the caller's spelling (`"M"` stays `"M"`).
+ */
+export const FrequencyEchoSchema = z.string().refine((v) => normalizeFrequency(v) !== undefined, {
+  error: (issue) => `unknown frequency ${JSON.stringify(issue.input)}; expected one of ${FREQUENCIES.join(', ')} or ${Object.keys(FREQUENCY_ALIASES).join(', ')}`,
+});
+
 /** A case-insensitive string enum normalised to lower case. */
 function lowerEnum<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.string().transform((v, ctx) => {

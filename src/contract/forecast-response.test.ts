@@ -28,7 +28,7 @@ describe('ForecastResponseSchema', () => {
     expect(res.status).toBe('partial');
     expect(res.outputs.map((o) => o.status)).toEqual(['completed', 'error']);
     expect(res.outputs[1].error).toMatchObject({ code: 'model_error', param: 'inputs[1].series' });
-    expect(res.outputs[0].content[0].frequency).toBe('day');
+    expect(res.outputs[0].content[0].frequency).toBe('D'); // echoed as the server wrote it
   });
 
   it('parses a request-level error response', () => {

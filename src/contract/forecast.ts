@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FrequencySchema, StatusSchema, TimeSeriesTypeSchema } from './enums.js';
+import { FrequencyEchoSchema, FrequencySchema, StatusSchema, TimeSeriesTypeSchema } from './enums.js';
 import { IsoTimestampSchema } from './timestamp.js';
 
 /** One observation: a finite number, or `null` for a missing value. */
@@ -129,7 +129,7 @@ export const TimeSeriesForecastSchema = z.looseObject({
   type: TimeSeriesTypeSchema,
   name: z.string(),
   mean_forecast: TimeSeriesSchema,
-  frequency: FrequencySchema,
+  frequency: FrequencyEchoSchema,
   start_timestamp: IsoTimestampSchema,
   quantiles: z.record(z.string(), TimeSeriesSchema).optional(),
 });

@@ -77,7 +77,7 @@ export type V2InferResponse = z.output<typeof V2InferResponseSchema>;
 export const V2ServerMetadataSchema = z.looseObject({
   name: z.string(),
   version: z.string(),
-  extensions: z.array(z.string()),
+  extensions: z.array(z.string()).nullable().optional().transform((v) => v ?? []),
 });
 /** Server metadata. */
 export type V2ServerMetadata = z.output<typeof V2ServerMetadataSchema>;
@@ -91,13 +91,16 @@ export const V2TensorMetadataSchema = z.looseObject({
 /** Tensor metadata. */
 export type V2TensorMetadata = z.output<typeof V2TensorMetadataSchema>;
 
-/** `GET /v2/models/{name}` model metadata. */
+/**
+ * `GET /v2/models/{name}` model metadata. Lenient as KServe answers it: `versions` may be `null` or absent,
+ * `platform` `""` or `null`, `inputs`/`outputs` empty or absent (read as `[]`); extra fields are kept.
+ */
 export const V2ModelMetadataSchema = z.looseObject({
   name: z.string(),
-  versions: z.array(z.string()).optional(),
-  platform: z.string(),
-  inputs: z.array(V2TensorMetadataSchema),
-  outputs: z.array(V2TensorMetadataSchema),
+  versions: z.array(z.string()).nullable().optional(),
+  platform: z.string().nullable(),
+  inputs: z.array(V2TensorMetadataSchema).nullable().optional().transform((v) => v ?? []),
+  outputs: z.array(V2TensorMetadataSchema).nullable().optional().transform((v) => v ?? []),
 });
 /** Model metadata. */
 export type V2ModelMetadata = z.output<typeof V2ModelMetadataSchema>;

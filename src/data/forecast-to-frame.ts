@@ -1,5 +1,5 @@
 import type { DataFrame } from 'danfojs-node';
-import type { Frequency } from '../contract/enums.js';
+import { normalizeFrequency, type Frequency } from '../contract/enums.js';
 import type { ForecastResponse, TimeSeries, TimeSeriesForecast } from '../contract/forecast.js';
 import type { SeriesInput } from './frame-to-inputs.js';
 import { rowsToFrame, type Row } from './columns.js';
@@ -53,7 +53,7 @@ export function forecastToRows(source: ForecastResponse | readonly TimeSeriesFor
     const vars = variableNames(means.length, declared.get(f.name) ?? f.variables);
     const levels = Object.keys(f.quantiles ?? {}).sort((a, b) => Number(a) - Number(b));
     const q = levels.map((l) => columnsOf((f.quantiles ?? {})[l]));
-    const stamps = stepTimestamps(f.start_timestamp, f.frequency, means[0]?.length ?? 0);
+    const stamps = stepTimestamps(f.start_timestamp, normalizeFrequency(f.frequency) ?? 'day', means[0]?.length ?? 0);
     means.forEach((mean, j) => {
       mean.forEach((m, i) => {
         const row: Row = { id: f.name };

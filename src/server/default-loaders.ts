@@ -34,6 +34,23 @@ function modelSource(config: RuntimeConfig): string {
   return config.modelRevision !== undefined && !id.includes('@') ? `${id}@${config.modelRevision}` : id;
 }
 
+function flagOn(config: RuntimeConfig, name: string): boolean {
+  return config.args.flags.has(name) || config.args.values[name]?.toLowerCase() === 'true';
+}
+
+/** `--max_model_len` (KServe's current name), else its deprecated alias `--max_length`. */
+function maxLengthOf(config: RuntimeConfig): { maxLength?: number } {
+  const raw = config.args.values.max_model_len;
+  if (raw === undefined) {
+    return config.maxLength !== undefined ? { maxLength: config.maxLength } : {};
+  }
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new InferkitError('config', `--max_model_len: expected a positive integer, got "${raw}"`, { param: 'max_model_len' });
+  }
+  return { maxLength: n };
+}
+
 /** Adapts an in-kernel token classifier for serving (its per-text ids feed dynamic batching). */
 export function servedTokenClassifier(classifier: TokenClassifier): TokenClassificationModel {
   return {
@@ -41,6 +58,7 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     predictor: classifier,
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
     v1Scores: classifier.info.v1Output !== 'class_ids',
+    unbatched: classifier.info.offsetsMapping === true,
     dispose: () => classifier.dispose(),
   };
 }
@@ -53,7 +71,8 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
 /**
  * The loaders `inferkit serve` uses. Token classification: `--model_id` (hub id, `hf://`, or local
  * folder; `inferkit/ner-fixture` = the generated offline fixture) through `loadTokenClassifier` with
- * `--disable_lower_case` and `--max_length`. Forecast: `--model_id` `seasonal-naive`, `naive` or
+ * `--disable_lower_case`, `--disable_special_tokens`, `--max_model_len` (or `--max_length`), `--return_probabilities`,
+ * `--return_raw_logits` and `--return_offsets_mapping`. Forecast: `--model_id` `seasonal-naive`, `naive` or
  * `theta` (optionally `baseline/…`) → offline baseline; anything else →
  * a Chronos-Bolt ONNX model (hub id or folder) through `loadChronosBolt`. Both answer to `--model_name`.
  */
@@ -73,7 +92,9 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
         disableLowerCase: config.disableLowerCase,
         returnProbabilities: config.returnProbabilities,
         returnRawLogits: config.returnRawLogits,
-        ...(config.maxLength !== undefined ? { maxLength: config.maxLength } : {}),
+        disableSpecialTokens: flagOn(config, 'disable_special_tokens'),
+        returnOffsetsMapping: flagOn(config, 'return_offsets_mapping'),
+        ...maxLengthOf(config),
         ...(session ? { session } : {}),
       });
       return servedTokenClassifier(classifier);

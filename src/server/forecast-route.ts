@@ -16,6 +16,24 @@ export function requestedModel(body: unknown): string {
 }
 
 /**
+ * Writes each output's `frequency` back as the caller spelled it (`"M"` stays `"M"`), as KServe
+ * does; the forecast itself ran on the normalised name. Outputs are in input order.
+ */
+export function echoFrequencies(response: ForecastResponse, body: unknown): ForecastResponse {
+  const inputs = (body as { inputs?: unknown }).inputs;
+  if (!Array.isArray(inputs)) {
+    return response;
+  }
+  response.outputs.forEach((output, i) => {
+    const sent = (inputs[i] as { frequency?: unknown } | undefined)?.frequency;
+    if (typeof sent === 'string') {
+      output.content.forEach((c) => (c.frequency = sent));
+    }
+  });
+  return response;
+}
+
+/**
  * `POST /v1/timeseries/forecast`: the body's `model` picks the model among the services the Host
  * reaches. Every failure answers a ForecastResponse with `status: "error"` and its HTTP status
  * (400 request mistakes, 404 unknown model or Host, 503 loading, 500 faults).
@@ -34,7 +52,7 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         if (entry.model?.task !== 'time_series_forecast') {
           throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
         }
-        return await entry.model.forecaster.forecast(parsed);
+        return echoFrequencies(await entry.model.forecaster.forecast(parsed), request.body);
       } catch (e) {
         reply.code(toErrorResponse(e).status);
         return errorResponse(e, requestedModel(request.body));

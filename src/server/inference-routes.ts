@@ -8,19 +8,19 @@ import { ensureReady, findModel, route, type ServerContext } from './server-cont
 import type { TokenRunner } from './token-runner.js';
 
 const PREDICT = ':predict';
+const EXPLAIN = ':explain';
 
 function nameParam(request: FastifyRequest): string {
   return (request.params as { name?: string }).name ?? '';
 }
 
-/** The token runner of a model served on `protocol`, or 404 naming the route it does serve. */
-function tokenRunner(entry: ModelEntry, protocol: 'v1' | 'v2'): TokenRunner {
+/**
+ * The token runner of a token-classification model. Like KServe's Hugging Face runtime, every
+ * token-classification model answers both V1 `:predict` and V2 `/infer`, whatever `protocolVersion`.
+ */
+function tokenRunner(entry: ModelEntry): TokenRunner {
   if (entry.task === 'time_series_forecast') {
     throw new InferkitError('model_not_found', `model "${entry.name}" is a forecasting model: POST /v1/timeseries/forecast with "model": "${entry.name}"`);
-  }
-  if (entry.protocol !== protocol) {
-    const where = entry.protocol === 'v2' ? `POST /v2/models/${entry.name}/infer` : `POST /v1/models/${entry.name}:predict`;
-    throw new InferkitError('model_not_found', `model "${entry.name}" is served with the ${entry.protocol.toUpperCase()} protocol (protocolVersion ${entry.protocol === 'v2' ? 'v2' : 'absent'}): ${where}`);
   }
   ensureReady(entry);
   if (entry.tokens === undefined) {
@@ -29,7 +29,28 @@ function tokenRunner(entry: ModelEntry, protocol: 'v1' | 'v2'): TokenRunner {
   return entry.tokens;
 }
 
-/** V1 `:predict`, V2 `/infer`, and the per-model V1/V2 status and metadata routes. */
+/**
+ * V1's columnar form `{"inputs": [...]}` read as `{"instances": [...]}` (KServe accepts both);
+ * a body with `instances` is left as it is.
+ */
+export function v1InputsAlias(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'instances' in body || !('inputs' in body)) {
+    return body;
+  }
+  const { inputs, ...rest } = body as { inputs: unknown };
+  return { ...rest, instances: inputs };
+}
+
+/** KServe's answer to a model-version route: 501 (after a 404 for an unknown model). */
+function versionsUnsupported(ctx: ServerContext, request: FastifyRequest): never {
+  findModel(ctx, request, nameParam(request));
+  throw new InferkitError('unsupported', 'Model versioning not supported yet.');
+}
+
+/**
+ * V1 `:predict` (`:explain` → 501), V2 `/infer`, the per-model V1/V2 status and metadata routes,
+ * and KServe's model-version routes (501: versioning is not supported, as in KServe).
+ */
 export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext): void {
   route(app, '/v1/models/:name', {
     GET: async (request, reply): Promise<V1ModelStatus> => {
@@ -43,20 +64,24 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
     },
     POST: async (request): Promise<V1PredictResponse> => {
       const raw = nameParam(request);
+      if (raw.endsWith(EXPLAIN)) {
+        const entry = findModel(ctx, request, raw.slice(0, -EXPLAIN.length));
+        throw new InferkitError('unsupported', `model "${entry.name}" has no explainer: inferkit does not serve :explain`);
+      }
       if (!raw.endsWith(PREDICT)) {
         if (raw.includes(':')) {
-          throw new InferkitError('model_not_found', `unknown verb in /v1/models/${raw}; the V1 verb is :predict`);
+          throw new InferkitError('model_not_found', `unknown verb in /v1/models/${raw}; the V1 verbs are :predict and :explain`);
         }
         throw new InferkitError('method_not_allowed', `POST /v1/models/${raw} is not a route; predict with POST /v1/models/${raw}:predict`);
       }
-      const runner = tokenRunner(findModel(ctx, request, raw.slice(0, -PREDICT.length)), 'v1');
-      return runner.predictV1(parseContract(V1PredictRequestSchema, request.body, 'V1 predict request'));
+      const runner = tokenRunner(findModel(ctx, request, raw.slice(0, -PREDICT.length)));
+      return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'));
     },
   });
 
   route(app, '/v2/models/:name/infer', {
     POST: async (request): Promise<V2InferResponse> => {
-      const runner = tokenRunner(findModel(ctx, request, nameParam(request)), 'v2');
+      const runner = tokenRunner(findModel(ctx, request, nameParam(request)));
       return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'));
     },
   });
@@ -86,4 +111,9 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
       return { name: entry.name, ready: entry.phase === 'ready', ...(entry.reason ? { reason: entry.reason } : {}) };
     },
   });
+
+  const versioned = '/v2/models/:name/versions/:version';
+  route(app, versioned, { GET: async (request) => versionsUnsupported(ctx, request) });
+  route(app, `${versioned}/ready`, { GET: async (request) => versionsUnsupported(ctx, request) });
+  route(app, `${versioned}/infer`, { POST: async (request) => versionsUnsupported(ctx, request) });
 }

@@ -8,7 +8,8 @@ import { route, scopeOf, type ServerContext } from './server-context.js';
 export const SERVICES_PATH = '/inferkit/v1/services';
 
 /**
- * Server-level routes: `GET /` (KServe liveness), `/v1/models`, `/v2`, `/v2/health/live`,
+ * Server-level routes: `GET /` (KServe liveness), `/v1/models`, `/v2`, `/v2/` (307 to `/v2`),
+ * `/v2/models` (names, as KServe lists them), `/v2/health/live`,
  * `/v2/health/ready` (200 when every model the Host reaches is ready, else 503), `/metrics`,
  * `/openapi.json`, and `/inferkit/v1/services` (states, status objects and manifests).
  */
@@ -19,6 +20,10 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
   });
   route(app, '/v2', {
     GET: async (): Promise<V2ServerMetadata> => ({ name: 'inferkit', version: ctx.version, extensions: [] }),
+  });
+  route(app, '/v2/', { GET: async (_request, reply) => reply.redirect('/v2', 307) });
+  route(app, '/v2/models', {
+    GET: async (request): Promise<V1ModelList> => ({ models: ctx.registry.inScope(scopeOf(ctx, request)).map((e) => e.name) }),
   });
   route(app, '/v2/health/live', { GET: async (): Promise<V2Live> => ({ live: true }) });
   route(app, '/v2/health/ready', {

@@ -21,6 +21,11 @@ export interface TokenClassificationModel {
    * requests then go to `predictor.predictV1` one by one (V2, always ids, is still batched).
    */
   v1Scores?: boolean;
+  /**
+   * True when answers carry more than class ids in both protocols (`--return_offsets_mapping`):
+   * every request then goes to the predictor itself, unbatched.
+   */
+  unbatched?: boolean;
   /** Releases the model's sessions. */
   dispose?: () => Promise<void>;
 }

@@ -7,6 +7,7 @@ import { hostOfUrl, type HostScope } from './host-routing.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from './model-task.js';
+import { unimplementedArgWarnings } from './runtime-args-report.js';
 import { createTokenRunner, type TokenRunner } from './token-runner.js';
 
 /** Public view of one served model. */
@@ -32,6 +33,8 @@ export interface ModelState {
   reason: string | undefined;
   /** KServe-style status (`url`, `Ready` condition, predictor revision and traffic). */
   status: InferenceServiceStatus;
+  /** Runtime args inferkit ignored (not implemented), one sentence each; absent when none. */
+  warnings?: string[];
 }
 
 /** Internal record of one served model: the public fields (less the derived ones) and what serves it. */
@@ -176,7 +179,8 @@ function makeEntry(isvc: InferenceService, domain: string): ModelEntry {
   try {
     const config = runtimeConfig(isvc);
     const task = inferTask(config);
-    return { ...base, config, task, name: config.modelName, protocol: config.protocol, phase: 'loading', reason: undefined };
+    const warnings = unimplementedArgWarnings(config.args);
+    return { ...base, config, task, name: config.modelName, protocol: config.protocol, phase: 'loading', reason: undefined, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     const protocol = isvc.spec.predictor.model?.protocolVersion === 'v2' ? 'v2' : 'v1';
@@ -191,6 +195,7 @@ function toState(e: ModelEntry): ModelState {
     status: ready ? 'True' : e.phase === 'failed' ? 'False' : 'Unknown',
     ...(e.phase === 'loading' ? { reason: 'Loading', message: 'model is loading' } : {}),
     ...(e.phase === 'failed' ? { reason: 'ModelLoadFailed', message: e.reason ?? 'load failed' } : {}),
+    ...(ready && e.warnings ? { reason: 'IgnoredRuntimeArgs', message: e.warnings.join('; ') } : {}),
     lastTransitionTime: e.since,
   }) as const;
   const revision = `${e.service}-predictor-00001`;
@@ -220,5 +225,6 @@ function toState(e: ModelEntry): ModelState {
     ready,
     reason: e.reason,
     status,
+    ...(e.warnings ? { warnings: [...e.warnings] } : {}),
   };
 }

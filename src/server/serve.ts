@@ -9,7 +9,7 @@ import { defaultLoaders } from './default-loaders.js';
 import type { ModelLoaders } from './model-loader.js';
 import { ModelRegistry, type ModelState } from './model-registry.js';
 import { requestLogLine } from './request-log.js';
-import type { ServerContext } from './server-context.js';
+import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { toErrorResponse } from './to-error-response.js';
 
@@ -73,6 +73,12 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       metrics.batchRequests.observe({ model }, requests);
     },
   });
+  const warn = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  for (const e of registry.entries) {
+    for (const w of e.warnings ?? []) {
+      warn(`warning: service ${e.service}: ${w}`);
+    }
+  }
   const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
   installJsonParser(app);
@@ -137,6 +143,7 @@ function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOp
   app.addHook('onRequest', async (request) => {
     ctx.metrics.inFlight.inc({ route: routeLabel(request) });
   });
+  app.addHook('onRequest', async (request) => rejectUnknownHost(ctx, request));
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request);
     const labels = { model: ctx.modelOf.get(request) ?? '', route, status: String(reply.statusCode) };
@@ -147,6 +154,23 @@ function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOp
       log(requestLogLine(request, reply, labels.model));
     }
   });
+}
+
+/** inferkit's own paths, reached whatever the Host (not KServe routes). */
+const OWN_PATHS = /^\/(metrics|openapi\.json|inferkit\/)/;
+
+/**
+ * A Host under the serving domain that no service has gets 404 on every KServe route, health and
+ * server metadata included, as KServe's ingress answers it (it never reaches a model server).
+ */
+function rejectUnknownHost(ctx: ServerContext, request: FastifyRequest): void {
+  if (OWN_PATHS.test(request.url)) {
+    return;
+  }
+  const scope = scopeOf(ctx, request);
+  if (scope.kind === 'unknown') {
+    throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; served hosts: ${[...ctx.registry.hosts].join(', ') || 'none'}`);
+  }
 }
 
 /** Route pattern (bounded label set), `unmatched` for 404s. */

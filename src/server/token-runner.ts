@@ -41,7 +41,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
   return {
     batcher,
     async predictV1(request) {
-      if (!batcher.enabled || model.v1Scores === true) {
+      if (!batcher.enabled || model.v1Scores === true || model.unbatched === true) {
         const out = await model.predictor.predictV1(request);
         options.onBatch?.(request.instances.length, 1);
         return out;
@@ -55,7 +55,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
         // V1's schema refuses empty instances; an empty V2 tensor is the same client mistake.
         throw new ValidationError([{ path: 'inputs[0].data', message: 'expected at least one text' }], { context: 'V2 inference request' });
       }
-      if (!batcher.enabled) {
+      if (!batcher.enabled || model.unbatched === true) {
         const out = await model.predictor.inferV2(request);
         options.onBatch?.(texts.length, 1);
         return out;

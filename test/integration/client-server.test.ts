@@ -84,8 +84,10 @@ describe('remote against inferkit serve', () => {
   });
 
   it('routes by Host: the same model name reaches different services', async () => {
-    await expect(remote({ baseUrl: server.url }, { isvc: v2 }).predictV1({ instances: ['a'] })).rejects.toMatchObject({ status: 404 });
-    await expect(remote({ baseUrl: server.url }, { isvc: v1 }).inferV2({ inputs: [{ name: 'i', shape: [1], datatype: 'BYTES', data: ['a'] }] })).rejects.toMatchObject({ status: 404 });
+    // Each Host reaches its own service; like KServe, each answers both V1 and V2.
+    await expect(remote({ baseUrl: server.url }, { isvc: v2 }).predictV1({ instances: ['a'] })).resolves.toMatchObject({ predictions: [expect.any(Array)] });
+    await expect(remote({ baseUrl: server.url }, { isvc: v1 }).inferV2({ inputs: [{ name: 'i', shape: [1], datatype: 'BYTES', data: ['a'] }] })).resolves.toMatchObject({ model_name: 'bert' });
+    await expect(remote({ baseUrl: server.url }, { host: 'bert-v2.default.example.com', modelName: 'nope' }).predictV1({ instances: ['a'] })).rejects.toMatchObject({ status: 404 });
     const unknown = await remote({ baseUrl: server.url }, { host: 'nope.default.example.com', modelName: 'bert' }).predictV1({ instances: ['a'] }).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(HttpError);
     expect((unknown as HttpError).message).toMatch(/→ 404: no InferenceService is served at host "nope\.default\.example\.com"/);

@@ -69,7 +69,7 @@ describe('npm run demo', () => {
       // forecast: univariate + multivariate, quantiles, aligned starts
       expect(stdout).toMatch(/== forecast POST .*\/v1\/timeseries\/forecast\n {2}Host: chronos-forecast\.forecasting\.example\.com/);
       expect(stdout).toMatch(/status=completed model=chronos-bolt error=null/);
-      expect(stdout).toContain('air_passengers (univariate_time_series, month) starts 1961-01-01T00:00:00Z');
+      expect(stdout).toContain('air_passengers (univariate_time_series, M) starts 1961-01-01T00:00:00Z'); // frequency echoed as sent
       expect(stdout).toContain('accidental_and_lung_deaths (multivariate_time_series, month) starts 1979-01-01T00:00:00Z');
       expect(stdout).toMatch(/q0\.1 +\[/);
       expect(stdout).toMatch(/== server stopped\s*$/);

@@ -62,11 +62,14 @@ describe('serve: inference routes', () => {
     expect(Object.keys(body.outputs[0].content[0].quantiles ?? {})).toEqual(['0.1', '0.9']);
   });
 
-  it('the wrong protocol is a 404 naming the route the model serves', async () => {
-    const a = await http(server.url, '/v1/models/bert2:predict', { body: v1('x') });
-    expect([a.status, a.json()]).toEqual([404, { error: expect.stringMatching(/V2 protocol.*POST \/v2\/models\/bert2\/infer/) }]);
-    const b = await http(server.url, '/v2/models/bert/infer', { body: v2('x') });
-    expect([b.status, b.json()]).toEqual([404, { error: expect.stringMatching(/V1 protocol.*:predict/) }]);
+  it('serves V1 and V2 for every token-classification model, whatever protocolVersion (as KServe does)', async () => {
+    const a = await http(server.url, '/v1/models/bert2:predict', { body: v1(TEXT) });
+    expect([a.status, a.json()]).toEqual([200, await local.predictV1({ instances: [TEXT] })]);
+    const b = await http(server.url, '/v2/models/bert/infer', { body: { id: 'x', ...v2(TEXT) } });
+    expect(b.status).toBe(200);
+    expect(b.json()).toEqual({ ...(await local.inferV2(V2InferRequestSchema.parse({ id: 'x', ...v2(TEXT) }))), model_name: 'bert' });
+    const alias = await http(server.url, '/v1/models/bert:predict', { body: { inputs: [TEXT] } });
+    expect([alias.status, alias.json()]).toEqual([200, a.json()]);
     const c = await http(server.url, '/v1/models/chronos:predict', { body: v1('x') });
     expect([c.status, c.json()]).toEqual([404, { error: expect.stringMatching(/forecasting model/) }]);
     const d = await http(server.url, '/v1/timeseries/forecast', { body: forecastBody('bert') });
@@ -94,6 +97,27 @@ describe('serve: health, metadata, listing, metrics, OpenAPI', () => {
     expect(meta).toEqual(await local.metadata().then((m) => ({ ...m, name: 'bert2' })));
     expect(meta).toMatchObject({ inputs: [{ name: 'text', datatype: 'BYTES' }], outputs: [{ name: 'output-0', datatype: 'INT64', shape: [-1, 1, -1] }] });
     expect(await get('/v2/models/nope')).toEqual([404, { error: expect.stringContaining('"nope"') }]);
+    expect(await get('/v2/models')).toEqual([200, { models: ['bert', 'bert2', 'chronos'] }]);
+    expect(await get('/v2/models', V1_HOST)).toEqual([200, { models: ['bert'] }]);
+    expect(await get('/v2/models/bert/versions/1/ready')).toEqual([501, { error: 'Model versioning not supported yet.' }]);
+    expect(await get('/v2/models/bert/versions/1')).toEqual([501, { error: 'Model versioning not supported yet.' }]);
+    expect((await get('/v2/models/nope/versions/1/ready'))[0]).toBe(404);
+    const infer = await http(server.url, '/v2/models/bert/versions/1/infer', { body: v2('x') });
+    expect(infer.status).toBe(501);
+    const explain = await http(server.url, '/v1/models/bert:explain', { body: v1('x') });
+    expect([explain.status, explain.json()]).toEqual([501, { error: expect.stringMatching(/explain/) }]);
+    const slash = await http(server.url, '/v2/');
+    expect([slash.status, slash.headers.location]).toEqual([307, '/v2']);
+  });
+
+  it('answers 404 on every KServe route for a Host under the domain that no service has', async () => {
+    const host = { headers: { host: 'nope.default.example.com' } };
+    for (const path of ['/', '/v1/models', '/v2', '/v2/models', '/v2/health/live', '/v2/health/ready', '/v2/models/bert', '/v2/models/bert/ready']) {
+      const r = await http(server.url, path, host);
+      expect([path, r.status, r.json()]).toEqual([path, 404, { error: expect.stringContaining('nope.default.example.com') }]);
+    }
+    expect((await http(server.url, '/v1/models/bert:predict', { ...host, body: v1('x') })).status).toBe(404);
+    expect((await http(server.url, '/metrics', host)).status).toBe(200);
   });
 
   it('lists services with a KServe status (Ready condition, url, revision)', async () => {

@@ -6,6 +6,25 @@ import { ValidationError, type ValidationIssue } from '../../errors.js';
 /** Name of the V2 output tensor (KServe's). */
 export const V2_OUTPUT_NAME = 'output-0';
 
+/** Name of the offsets output (`--return_offsets_mapping`), as KServe names it. */
+export const OFFSET_MAPPING_NAME = 'offset_mapping';
+
+/**
+ * KServe's `offset_mapping` tensor: INT64 `[N, T, 2]`, T the longest text's token count, each
+ * token's `[start, end)` in Unicode code points; special tokens and padding are `[0, 0]`.
+ */
+export function offsetMappingTensor(encoded: ReadonlyArray<{ codePointOffsets: ReadonlyArray<readonly [number, number]> }>): V2InferResponse['outputs'][number] {
+  const width = encoded.reduce((m, e) => Math.max(m, e.codePointOffsets.length), 0);
+  const data = new Array<number>(encoded.length * width * 2).fill(0);
+  encoded.forEach((e, i) => {
+    e.codePointOffsets.forEach(([start, end], t) => {
+      data[(i * width + t) * 2] = start;
+      data[(i * width + t) * 2 + 1] = end;
+    });
+  });
+  return { name: OFFSET_MAPPING_NAME, shape: [encoded.length, width, 2], datatype: 'INT64', parameters: null, data };
+}
+
 /** V1 `predictions`: per text `[[class id per token]]`, `[CLS]`/`[SEP]` included, that text's tokens only. */
 export function toV1Response(classIds: readonly number[][]): V1PredictResponse {
   return { predictions: classIds.map((ids) => [ids]) };
@@ -88,8 +107,8 @@ export function textsFromV2Request(request: V2InferRequest): string[] {
     issues.push({ path: `inputs[0].data[${bad}]`, message: 'expected a string' });
   }
   (request.outputs ?? []).forEach((o, i) => {
-    if (o.name !== V2_OUTPUT_NAME) {
-      issues.push({ path: `outputs[${i}].name`, message: `unknown output "${o.name}"; this model has only "${V2_OUTPUT_NAME}"` });
+    if (o.name !== V2_OUTPUT_NAME && o.name !== OFFSET_MAPPING_NAME) {
+      issues.push({ path: `outputs[${i}].name`, message: `unknown output "${o.name}"; this model has "${V2_OUTPUT_NAME}" (and "${OFFSET_MAPPING_NAME}" with --return_offsets_mapping)` });
     }
   });
   if (issues.length > 0) {

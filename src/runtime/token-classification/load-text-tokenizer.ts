@@ -14,8 +14,10 @@ export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'defaul
 export interface TextTokenizerOptions {
   /** `true` keeps case (`--disable_lower_case`); `false` forces lower-casing; unset: see precedence. */
   disableLowerCase?: boolean;
-  /** Maximum tokens per text, `[CLS]`/`[SEP]` included (`--max_length`). */
+  /** Maximum tokens per text, `[CLS]`/`[SEP]` included (`--max_model_len`, `--max_length`). */
   maxLength?: number;
+  /** `false` adds no `[CLS]`/`[SEP]` (`--disable_special_tokens`); an empty text then has no tokens. @default true */
+  addSpecialTokens?: boolean;
 }
 
 /** One tokenized text. Offsets are UTF-16 indices into the original text; special tokens have `[0, 0]`. */
@@ -26,6 +28,8 @@ export interface EncodedText {
   truncated: boolean;
   /** `[start, end)` per token (only with `details`). */
   offsets: Array<[number, number]>;
+  /** The same spans counted in Unicode code points, as Python (and KServe) count them (only with `details`). */
+  codePointOffsets: Array<[number, number]>;
   /** Word index per token, null for special tokens (only with `details`). */
   wordIds: Array<number | null>;
 }
@@ -97,7 +101,7 @@ export async function loadTextTokenizer(
     maxLength,
     maxLengthSource,
     encode: async (texts, details) => {
-      const encodings = await tokenizer.encodeBatch([...texts]);
+      const encodings = await tokenizer.encodeBatch([...texts], { addSpecialTokens: options.addSpecialTokens ?? true });
       return encodings.map((e, i) => toEncoded(texts[i], e, details));
     },
   };
@@ -207,12 +211,14 @@ async function fromVocab(vocabPath: string, tc: Record<string, unknown>, lowerca
 function toEncoded(text: string, e: Encoding, details: boolean): EncodedText {
   const truncated = e.getOverflowing().length > 0;
   if (!details) {
-    return { ids: e.getIds(), truncated, offsets: [], wordIds: [] };
+    return { ids: e.getIds(), truncated, offsets: [], codePointOffsets: [], wordIds: [] };
   }
+  const codePoints = e.getOffsets();
   return {
     ids: e.getIds(),
     truncated,
-    offsets: codePointToUtf16Offsets(text, e.getOffsets()),
+    offsets: codePointToUtf16Offsets(text, codePoints),
+    codePointOffsets: codePoints.map((o) => [o[0], o[1]]),
     wordIds: e.getWordIds().map((w) => (w === undefined ? null : w)),
   };
 }

@@ -33,6 +33,13 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   returnProbabilities?: boolean;
   /** V1 entries become per-token `{class id: raw logit}` lists (`--return_raw_logits`); wins over `returnProbabilities`, as in KServe. @default false */
   returnRawLogits?: boolean;
+  /** No `[CLS]`/`[SEP]` around each text (`--disable_special_tokens`). @default false */
+  disableSpecialTokens?: boolean;
+  /**
+   * Answers carry each token's `[start, end)` span in code points (`--return_offsets_mapping`): V2 a
+   * second output `offset_mapping` (INT64 `[N, T, 2]`), V1 a top-level `outputs` list with it. @default false
+   */
+  returnOffsetsMapping?: boolean;
 }
 
 /** A local folder, a hub id (`org/name[@rev]`, `hf://org/name`), or a `resolveModel` result. */
@@ -53,7 +60,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   const quantized = options.quantized ?? false;
   const files = await findTokenClassFiles(where.dir, where.files, { quantized });
   const config = await readJsonFile(files.config, TokenClassConfigSchema);
-  const tokenizer = await loadTextTokenizer(files, config, options);
+  const tokenizer = await loadTextTokenizer(files, config, { ...options, addSpecialTokens: options.disableSpecialTokens !== true });
   const session = await createSession(files.model, options.session);
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
@@ -73,6 +80,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
         maxLength: tokenizer.maxLength,
         maxLengthSource: tokenizer.maxLengthSource,
         inputNames: [...session.inputNames],
+        offsetsMapping: options.returnOffsetsMapping === true,
       },
     });
   } catch (e) {

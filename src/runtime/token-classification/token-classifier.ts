@@ -4,7 +4,7 @@ import type { V2InferRequest, V2InferResponse, V2ModelMetadata } from '../../con
 import { InferkitError } from '../../errors.js';
 import type { OrtSession } from '../ort.js';
 import { groupEntities, type AggregationStrategy, type Entity } from './group-entities.js';
-import { textsFromV2Request, toV1Response, toV1ScoresResponse, toV2Response, tokenClassMetadata, type V1OutputKind } from './kserve-outputs.js';
+import { offsetMappingTensor, textsFromV2Request, toV1Response, toV1ScoresResponse, toV2Response, tokenClassMetadata, type V1OutputKind } from './kserve-outputs.js';
 import type { EncodedText, LowerCaseSource, MaxLengthSource, TextTokenizer } from './load-text-tokenizer.js';
 import { argmaxPerToken, runTokenLogits, softmaxPerToken, type BatchPlan } from './run-token-logits.js';
 
@@ -65,6 +65,8 @@ export interface TokenClassifierInfo {
   maxLengthSource: MaxLengthSource;
   /** Graph inputs, e.g. `input_ids`, `attention_mask`, `token_type_ids`. */
   inputNames: readonly string[];
+  /** Answers carry `offset_mapping` (`--return_offsets_mapping`). */
+  offsetsMapping?: boolean;
 }
 
 interface RunOutput {
@@ -135,7 +137,7 @@ export class TokenClassifier implements Predictor {
 
   /** Entities per text with UTF-16 offsets into the original text (see `AggregationStrategy`). */
   async classify(texts: readonly string[], options: ClassifyOptions = {}): Promise<ClassifiedText[]> {
-    const { encoded, logits } = await this.#run(texts, true, options);
+    const { encoded, logits } = await this.#run(texts, true, options ?? {});
     const aggregation = options.aggregation ?? 'simple';
     return encoded.map((e, i) => ({
       truncated: e.truncated,
@@ -153,18 +155,25 @@ export class TokenClassifier implements Predictor {
    */
   async predictV1(request: V1PredictRequest, options: CallOptions = {}): Promise<V1PredictResponse> {
     const kind = this.info.v1Output;
-    if (kind === 'class_ids') {
-      return toV1Response((await this.predictTokenIds(request.instances, options)).classIds);
-    }
-    const { logits } = await this.#run(request.instances, false, options);
+    const withOffsets = this.info.offsetsMapping === true;
+    const { encoded, logits } = await this.#run(request.instances, withOffsets, options);
     const n = this.#plan.numLabels;
-    return toV1ScoresResponse(kind === 'probabilities' ? logits.map((l) => softmaxPerToken(l, n)) : logits, n, kind);
+    const out =
+      kind === 'class_ids'
+        ? toV1Response(logits.map((l) => argmaxPerToken(l, n)))
+        : toV1ScoresResponse(kind === 'probabilities' ? logits.map((l) => softmaxPerToken(l, n)) : logits, n, kind);
+    return withOffsets ? { ...out, outputs: [offsetMappingTensor(encoded)] } : out;
   }
 
   /** KServe V2 `/infer`: BYTES `[N]` texts → `output-0` INT64 `[N, 1, T]` (-1 past each text). */
   async inferV2(request: V2InferRequest, options?: CallOptions): Promise<V2InferResponse> {
     const texts = textsFromV2Request(request);
-    return toV2Response(this.name, (await this.predictTokenIds(texts, options)).classIds, request.id);
+    if (this.info.offsetsMapping !== true) {
+      return toV2Response(this.name, (await this.predictTokenIds(texts, options)).classIds, request.id);
+    }
+    const { encoded, logits } = await this.#run(texts, true, options ?? {});
+    const out = toV2Response(this.name, logits.map((l) => argmaxPerToken(l, this.#plan.numLabels)), request.id);
+    return { ...out, outputs: [...out.outputs, offsetMappingTensor(encoded)] };
   }
 
   /** True until disposed. */
@@ -206,7 +215,11 @@ export class TokenClassifier implements Predictor {
       throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
     }
     const encoded = await this.#tokenizer.encode(texts, details);
-    const logits = await runTokenLogits(session, encoded.map((e) => e.ids), { ...this.#plan, signal: options.signal });
+    // Without special tokens an empty text has no tokens: its answer is empty, the model never sees it.
+    const live = encoded.flatMap((e, i) => (e.ids.length > 0 ? [i] : []));
+    const ran = live.length === 0 ? [] : await runTokenLogits(session, live.map((i) => encoded[i].ids), { ...this.#plan, signal: options.signal });
+    const logits: Float32Array[] = encoded.map(() => new Float32Array(0));
+    live.forEach((i, k) => (logits[i] = ran[k]));
     this.#stats.calls++;
     this.#stats.texts += texts.length;
     for (const e of encoded) {

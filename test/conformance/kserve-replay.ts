@@ -1,0 +1,68 @@
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { defaultLoaders } from '../../src/server/default-loaders.js';
+import { seasonalNaive } from '../../src/runtime/forecast/seasonal-naive.js';
+import { servedForecastModel } from '../../src/server/default-loaders.js';
+import type { InferenceService } from '../../src/contract/inference-service.js';
+import { http, type HttpAnswer } from '../integration/server-http.js';
+import { bodyText, CONFORMANCE_DIR, type Exchange } from './exchanges.js';
+
+/** The recorded server args with `./model` pointing at the conformance model folder. */
+export function localArgs(e: Exchange): string[] {
+  return e.server_args.map((a) => (a === '--model_id=./model' ? `--model_id=${CONFORMANCE_DIR}/model` : a));
+}
+
+/**
+ * One inferkit server per distinct set of server args, started lazily and kept for the file. The
+ * TimesFM of the recording is not shipped: forecasts are served by a seasonal-naive baseline under
+ * the same name, so only structure, keys, statuses and timestamps can be compared.
+ */
+export class ReplayServers {
+  readonly #servers = new Map<string, Promise<RunningServer>>();
+  readonly log: string[] = [];
+
+  server(e: Exchange): Promise<RunningServer> {
+    const args = localArgs(e);
+    const key = args.join(' ');
+    let s = this.#servers.get(key);
+    if (s === undefined) {
+      s = this.#start(args);
+      this.#servers.set(key, s);
+    }
+    return s;
+  }
+
+  async #start(args: string[]): Promise<RunningServer> {
+    const name = `svc-${this.#servers.size}`;
+    const manifest: InferenceService = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name },
+      spec: { predictor: { model: { modelFormat: { name: 'huggingface' }, args } } },
+    };
+    const base = defaultLoaders();
+    const server = await serve([manifest], {
+      port: 0,
+      log: (line) => this.log.push(line),
+      loaders: {
+        token_classification: base.token_classification,
+        time_series_forecast: async ({ config }) => servedForecastModel(seasonalNaive({ name: config.modelName })),
+      },
+    });
+    const states = await server.loaded();
+    if (!states.every((st) => st.ready)) {
+      throw new Error(`conformance server did not load: ${JSON.stringify(states.map((st) => st.reason))}`);
+    }
+    return server;
+  }
+
+  /** Sends the exchange's request as recorded (method, path, headers, body verbatim). */
+  async send(e: Exchange): Promise<HttpAnswer> {
+    const server = await this.server(e);
+    const body = bodyText(e);
+    return http(server.url, e.request.path, { method: e.request.method, headers: e.request.headers, ...(body === undefined ? {} : { body }) });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#servers.values()].map(async (s) => (await s).close()));
+  }
+}
