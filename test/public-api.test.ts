@@ -7,7 +7,7 @@ describe('public API (src/index.ts)', () => {
       'inferenceService', 'containerService', 'toYaml', 'fromYaml', 'runtimeConfig', 'serviceHostname', 'statusRow',
       'resolveModel', 'loadTokenClassifier', 'loadChronosBolt', 'seasonalNaive', 'theta', 'localForecaster',
       'serve', 'remote', 'frameToInputs', 'forecastToFrame', 'batchForecast', 'forecastFigure', 'renderPng',
-      'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
+      'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError', 'cluster',
     ] as const;
     for (const name of fns) {
       expect(typeof api[name], name).toBe('function');

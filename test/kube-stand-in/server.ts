@@ -228,7 +228,7 @@ export async function startKubeStandIn(options: ControllerOptions = {}): Promise
         // server-side apply, simplified: the applied configuration owns spec/data/type, labels and annotations merge
         const meta = (body.metadata ?? {}) as Record<string, unknown>;
         const merged = existing
-          ? { ...existing, ...body, metadata: { ...existing.metadata, ...meta, labels: { ...(existing.metadata.labels ?? {}), ...((meta.labels ?? {}) as object) }, annotations: { ...(existing.metadata.annotations ?? {}), ...((meta.annotations ?? {}) as object) } } }
+          ? { ...existing, ...body, metadata: { ...existing.metadata, ...meta, labels: { ...((existing.metadata.labels ?? {}) as object), ...((meta.labels ?? {}) as object) }, annotations: { ...((existing.metadata.annotations ?? {}) as object), ...((meta.annotations ?? {}) as object) } } }
           : { ...body, metadata: { ...meta, name } };
         const clean = stripEmpty(merged);
         send(res, existing ? 200 : 201, write(kind, ns, clean, existing, dryRun));
