@@ -171,8 +171,8 @@ export function cluster(options: ClusterOptions = {}): Cluster {
     },
     async waitReady(name, o = {}) {
       const namespace = await nsOf(o);
-      const t = await connect();
-      return waitForReady(t, name, namespace, o);
+      await read(name, namespace); // a missing service is a 404 now, not a watch that never fires
+      return waitForReady(await connect(), name, namespace, o);
     },
     async delete(targetDocs, o = {}) {
       const { t, api } = await objectApi();

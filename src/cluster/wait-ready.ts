@@ -97,23 +97,45 @@ export function waitForReady(t: KubeTarget, name: string, namespace: string, opt
       }
     };
 
+    // API servers end a watch after a few minutes: resume from the last resourceVersion seen
     const watcher = new t.k8s.Watch(t.kc);
     const path = `/apis/serving.kserve.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/inferenceservices`;
+    let lastRv: string | undefined;
     let sawObject = false;
-    watcher
-      .watch(path, { fieldSelector: `metadata.name=${name}` }, (phase, obj) => {
-        sawObject = true;
-        onObject(phase, obj);
-      }, (err: unknown) => {
-        if (!settled) {
-          finish(err ? toKubeError(err, `watch inferenceservice/${name}`, t.server) : new InferkitError('network', `the watch of inferenceservice/${name} ended before it was Ready${sawObject ? '' : ' (no such object?)'}`));
-        }
-      })
-      .then((controller) => {
-        abortWatch = () => controller.abort();
-        if (settled) {
-          controller.abort();
-        }
-      }, (err: unknown) => finish(toKubeError(err, `watch inferenceservice/${name}`, t.server)));
+    let restarts = 0;
+    const start = (): void => {
+      const query: Record<string, string> = { fieldSelector: `metadata.name=${name}`, allowWatchBookmarks: 'true' };
+      if (lastRv !== undefined) {
+        query.resourceVersion = lastRv;
+      }
+      watcher
+        .watch(path, query, (phase, obj) => {
+          const rv = (obj as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
+          lastRv = rv ?? lastRv;
+          if (phase === 'BOOKMARK') {
+            return;
+          }
+          sawObject = true;
+          onObject(phase, obj);
+        }, (err: unknown) => {
+          if (settled) {
+            return;
+          }
+          if (err) {
+            finish(toKubeError(err, `watch inferenceservice/${name}`, t.server));
+          } else if (!sawObject) {
+            finish(new InferkitError('model_not_found', `inferenceservice/${name} not found in namespace ${namespace}`));
+          } else if (restarts++ < 1000) {
+            start();
+          }
+        })
+        .then((controller) => {
+          abortWatch = () => controller.abort();
+          if (settled) {
+            controller.abort();
+          }
+        }, (err: unknown) => finish(toKubeError(err, `watch inferenceservice/${name}`, t.server)));
+    };
+    start();
   });
 }

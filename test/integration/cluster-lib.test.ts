@@ -137,6 +137,23 @@ describe('cluster', () => {
     }
   });
 
+  it('waitReady resumes when the API server ends the watch, and a missing service is a 404 at once', async () => {
+    const short = await startKubeStandIn({ readyDelayMs: 700, watchTimeoutMs: 150 });
+    try {
+      const k = cluster({ kubeconfig: await writeStandInKubeconfig(join(dir), short.url) });
+      await k.apply(EXAMPLE);
+      const ready = await k.waitReady('huggingface-bert', { timeoutMs: 10_000 });
+      expect(ready.status?.url).toBe('http://huggingface-bert.default.example.com');
+      const watches = short.requests.filter((r) => r.includes('watch=true'));
+      expect(watches.length).toBeGreaterThan(2);
+      expect(watches.slice(1).every((w) => /resourceVersion=\d+/.test(w))).toBe(true);
+      const missing = await k.waitReady('nope', { timeoutMs: 10_000 }).catch((e: unknown) => e);
+      expect((missing as HttpError).status).toBe(404);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('names a missing kubeconfig or context', async () => {
     await expect(cluster({ kubeconfig: join(dir, 'nope.yaml') }).list()).rejects.toThrow(/no kubeconfig at .*nope\.yaml/);
     const kc = await writeStandInKubeconfig(dir, standIn.url);

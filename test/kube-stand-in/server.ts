@@ -102,8 +102,14 @@ function userPart(o: Record<string, unknown>): string {
   return JSON.stringify({ ...rest, labels: meta.labels ?? {}, annotations: meta.annotations ?? {} });
 }
 
+/** Options of {@link startKubeStandIn}. */
+export interface KubeStandInOptions extends ControllerOptions {
+  /** End every watch stream after this many milliseconds, as API servers do after minutes. @default never */
+  watchTimeoutMs?: number;
+}
+
 /** Starts the stand-in on 127.0.0.1, port 0. */
-export async function startKubeStandIn(options: ControllerOptions = {}): Promise<KubeStandIn> {
+export async function startKubeStandIn(options: KubeStandInOptions = {}): Promise<KubeStandIn> {
   const store = new Store();
   const requests: string[] = [];
   const stopController = startController(store, options);
@@ -167,6 +173,9 @@ export async function startKubeStandIn(options: ControllerOptions = {}): Promise
     }
     if (method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '')) {
       serveWatch(store, kind.resource, ns, url.searchParams, req, res);
+      if (options.watchTimeoutMs !== undefined) {
+        setTimeout(() => res.end(), options.watchTimeoutMs).unref();
+      }
       return;
     }
     if (name === undefined) {
