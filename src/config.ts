@@ -46,3 +46,17 @@ export function envVar(name: string, env: NodeJS.ProcessEnv = process.env): stri
   const v = env[name];
   return v !== undefined && v.length > 0 ? v : undefined;
 }
+
+/**
+ * The kubeconfig file `kubectl` would read: the first entry of `KUBECONFIG` (a `:`-separated list;
+ * inferkit does not merge several files), else `~/.kube/config`.
+ */
+export function envKubeconfig(env: NodeJS.ProcessEnv = process.env): string {
+  const first = (env.KUBECONFIG ?? '').split(process.platform === 'win32' ? ';' : ':').find((p) => p.length > 0);
+  return first ?? join(homedir(), '.kube', 'config');
+}
+
+/** True when `KUBECONFIG` is set (a notebook then talks to that cluster instead of a stand-in). */
+export function envHasKubeconfig(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env.KUBECONFIG ?? '').length > 0;
+}

@@ -7,7 +7,7 @@
 // Errors and configuration
 export { InferkitError, ValidationError, HttpError, isInferkitError } from './errors.js';
 export type { InferkitErrorCode, InferkitErrorOptions, ValidationIssue } from './errors.js';
-export { envHubToken, envHubUrl, envOffline, envCacheDir, envIngress } from './config.js';
+export { envHubToken, envHubUrl, envOffline, envCacheDir, envIngress, envKubeconfig, envHasKubeconfig } from './config.js';
 
 // Contract: wire schemas, enums, interfaces
 export {
@@ -124,3 +124,18 @@ export { loadDataset } from './eval/datasets.js';
 export { writeNerFixtureRepo, writeChronosFixtureRepo, writeTokenClassifierRepo } from './onnx/model-repo.js';
 export { buildBertTokenClassifier } from './onnx/bert-token-classifier.js';
 export { buildRuleForecaster, buildChronosBoltLike } from './onnx/chronos-bolt.js';
+
+// Cluster round trip (kubeconfig like kubectl; @kubernetes/client-node is loaded on first use)
+export { cluster, FIELD_MANAGER } from './cluster/cluster.js';
+export type { Cluster } from './cluster/cluster.js';
+export type {
+  ApplyAction,
+  ApplyOptions,
+  ApplyResult,
+  ClusterOptions,
+  ListOptions,
+  NamespaceOptions,
+  RemoteForOptions,
+  WaitOptions,
+  WaitProgressEvent,
+} from './cluster/cluster-types.js';

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { listInferenceServices } from '../client/list-inference-services.js';
 import { modelNameOf } from '../client/service-target.js';
-import { envIngress } from '../config.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { toYaml } from '../manifest/manifest-yaml.js';
 import { STATUS_COLUMNS, formatStatusTable, statusRow } from '../manifest/status-row.js';
+import { clusterFromFlags, withClusterFlags, type ClusterFlags } from './cluster-options.js';
 
 /** Output formats of `inferkit get`. */
-export const GET_OUTPUTS = ['table', 'wide', 'yaml'] as const;
+export const GET_OUTPUTS = ['table', 'wide', 'yaml', 'json'] as const;
 /** An output format of `inferkit get`. */
 export type GetOutput = (typeof GET_OUTPUTS)[number];
 
@@ -35,15 +35,27 @@ export async function renderGet(options: RenderGetOptions): Promise<string> {
       throw new InferkitError('model_not_found', `inferenceservice "${options.name}" is not served at ${options.server}`);
     }
   }
-  const output = options.output ?? 'table';
+  return formatGet(items, options.output ?? 'table', options.now ?? Date.now());
+}
+
+/**
+ * Formats InferenceServices as `inferkit get` prints them: kubectl's table (with a NAMESPACE column
+ * for `allNamespaces`), `wide`, multi-document `yaml`, or `json` (one object for `single`, else a `List`).
+ */
+export function formatGet(items: readonly InferenceService[], output: GetOutput, now: number, options: { allNamespaces?: boolean; single?: boolean } = {}): string {
   if (output === 'yaml') {
     return toYaml(items);
   }
-  const now = options.now ?? Date.now();
-  if (output === 'table') {
-    return formatStatusTable(items.map((i) => statusRow(i, now)));
+  if (output === 'json') {
+    return `${JSON.stringify(options.single && items.length === 1 ? items[0] : { apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
   }
-  return formatWide(items, now);
+  const text = output === 'table' ? formatStatusTable(items.map((i) => statusRow(i, now))) : formatWide(items, now);
+  if (!options.allNamespaces) {
+    return text;
+  }
+  const namespaces = ['NAMESPACE', ...items.map((i) => i.metadata.namespace ?? 'default')];
+  const width = Math.max(6, ...namespaces.map((n) => n.length + 3));
+  return text.split('\n').map((line, j) => (line === '' ? line : `${namespaces[j].padEnd(width)}${line}`)).join('\n');
 }
 
 function formatWide(items: readonly InferenceService[], now: number): string {
@@ -60,21 +72,41 @@ function formatWide(items: readonly InferenceService[], now: number): string {
   return table.map((line) => line.map((c, j) => (j === line.length - 1 ? c : c.padEnd(widths[j]))).join('').trimEnd()).join('\n') + '\n';
 }
 
-/** Registers `inferkit get [NAME] [--server URL] [-o yaml|wide]`. */
+interface GetFlags extends ClusterFlags {
+  server?: string;
+  output?: string;
+  allNamespaces?: boolean;
+}
+
+/** Registers `inferkit get [NAME] [-n NS | -A] [-o wide|yaml|json] [--server URL]`. */
 export function registerGetCommand(program: Command): void {
-  program
-    .command('get')
-    .description('list the InferenceServices a running inferkit server serves (like `kubectl get isvc`)')
-    .argument('[name]', 'only this InferenceService')
-    .option('--server <url>', 'base URL of the inferkit server (default http://$INGRESS_HOST:$INGRESS_PORT)')
-    .option('-o, --output <format>', 'output format: wide or yaml')
-    .action(async (name: string | undefined, opts: { server?: string; output?: string }) => {
+  withClusterFlags(
+    program
+      .command('get')
+      .description('list InferenceServices of the cluster in your kubeconfig (like `kubectl get isvc`), or of a running inferkit server with --server')
+      .argument('[name]', 'only this InferenceService'),
+  )
+    .option('-A, --all-namespaces', 'every namespace')
+    .option('--server <url>', 'read a running `inferkit serve` at this base URL instead of the cluster')
+    .option('-o, --output <format>', 'output format: wide, yaml or json')
+    .action(async (name: string | undefined, opts: GetFlags) => {
       const output = opts.output ?? 'table';
       if (!(GET_OUTPUTS as readonly string[]).includes(output)) {
-        throw new InferkitError('invalid_request', `unknown output format "${output}"; expected wide or yaml`, { param: 'output' });
+        throw new InferkitError('invalid_request', `unknown output format "${output}"; expected wide, yaml or json`, { param: 'output' });
       }
-      const { host, port } = envIngress();
-      const server = opts.server ?? `http://${host}:${port}`;
-      process.stdout.write(await renderGet({ server, name, output: output as GetOutput }));
+      if (opts.server !== undefined) {
+        process.stdout.write(await renderGet({ server: opts.server, name, output: output as GetOutput }));
+        return;
+      }
+      if (opts.allNamespaces && (name !== undefined || opts.namespace !== undefined)) {
+        throw new InferkitError('invalid_request', '-A cannot be combined with a NAME or -n', { param: 'all-namespaces' });
+      }
+      const c = await clusterFromFlags(opts);
+      const items = name !== undefined ? [await c.get(name)] : await c.list({ allNamespaces: opts.allNamespaces === true });
+      if (items.length === 0 && output !== 'json' && output !== 'yaml') {
+        process.stderr.write(`No resources found${opts.allNamespaces ? '' : ` in ${await c.namespace} namespace`}.\n`);
+        return;
+      }
+      process.stdout.write(formatGet(items, output as GetOutput, Date.now(), { allNamespaces: opts.allNamespaces === true, single: name !== undefined }));
     });
 }

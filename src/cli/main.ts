@@ -1,20 +1,25 @@
 import { Command } from 'commander';
 import { isInferkitError } from '../errors.js';
+import { registerApplyCommand } from './apply.js';
+import { registerDeleteCommand } from './delete.js';
 import { registerDemoCommand } from './demo.js';
 import { registerGetCommand } from './get.js';
 import { registerManifestCommand } from './manifest.js';
 import { registerServeCommand } from './serve.js';
 import { registerValidateCommand } from './validate.js';
+import { registerWaitCommand } from './wait.js';
 
 /** Every command, one `register…Command(program)` per file; adding a command is one line here. */
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerManifestCommand, registerValidateCommand, registerGetCommand, registerDemoCommand, registerServeCommand];
+/** The cluster commands (kubectl's verbs against the kubeconfig's cluster). */
+const CLUSTER_COMMANDS: ReadonlyArray<(program: Command) => void> = [registerApplyCommand, registerWaitCommand, registerDeleteCommand];
 
 /** Builds the `inferkit` program with every command registered. */
 export function buildProgram(): Command {
   const program = new Command('inferkit')
     .description('Model inference and time-series forecasting: KServe-style manifests, protocols and local serving')
     .showHelpAfterError();
-  for (const register of COMMANDS) {
+  for (const register of [...COMMANDS, ...CLUSTER_COMMANDS]) {
     register(program);
   }
   return program;

@@ -31,14 +31,14 @@ describe('notebooks (headless, tslab kernel)', () => {
   it('run without a cell error and produce the expected outputs', { timeout: 900_000 }, async () => {
     const out = await mkdtemp(join(tmpdir(), 'inferkit-nb-'));
     const { stdout } = await run('bash', ['scripts/run-notebooks.sh'], {
-      env: { ...process.env, NOTEBOOK_OUT: out, HF_TOKEN: TOKEN },
+      env: { ...process.env, NOTEBOOK_OUT: out, HF_TOKEN: TOKEN, KUBECONFIG: '' },
       maxBuffer: 16 * 1024 * 1024,
     }).catch((e: { stdout?: string; stderr?: string }) => {
       throw new TypeError(`notebooks failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     });
     const names = (await readdir('notebooks')).filter((f) => f.endsWith('.ipynb')).sort();
-    expect(names).toHaveLength(5);
-    expect(stdout.match(/^ok /gm)).toHaveLength(5);
+    expect(names).toHaveLength(6);
+    expect(stdout.match(/^ok /gm)).toHaveLength(6);
     const nbs = new Map<string, Notebook>();
     for (const name of names) {
       nbs.set(name, JSON.parse(await readFile(join(out, name), 'utf8')) as Notebook);
@@ -84,5 +84,13 @@ describe('notebooks (headless, tslab kernel)', () => {
     expect(t5).toMatch(/seasonal-naive\s+MASE \d/);
     expect(t5).toMatch(/theta\s+MASE \d/);
     expect(pngs(nbs.get('05-backtest.ipynb') as Notebook)).toHaveLength(2);
+    // 6: apply → wait → call → delete against the stand-in API server (no KUBECONFIG in the test env).
+    const t6 = texts(nbs.get('06-deploy.ipynb') as Notebook);
+    expect(t6).toContain('STAND-IN API server (not Kubernetes)');
+    expect(t6).toContain('inferenceservice.serving.kserve.io/huggingface-bert created');
+    expect(t6).toContain('huggingface-bert-predictor-00001');
+    expect(t6).toContain('{"predictions":[[[0,0,0,0,3,0,0,0,0,7,0]]]}');
+    expect(t6).toContain('inferenceservice.serving.kserve.io/huggingface-bert unchanged');
+    expect(t6).toContain('inferenceservice.serving.kserve.io/huggingface-bert deleted');
   });
 });

@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { InferkitError } from '../errors.js';
+import { clusterFromFlags, parseDuration, withClusterFlags, type ClusterFlags } from './cluster-options.js';
+import { progressLine } from './wait.js';
+
+interface ApplyFlags extends ClusterFlags {
+  wait?: boolean;
+  timeout: string;
+  dryRun?: string;
+}
+
+/** Registers `inferkit apply FILE… [-n NS] [--context C] [--wait] [--timeout 10m] [--dry-run=server]`. */
+export function registerApplyCommand(program: Command): void {
+  withClusterFlags(
+    program
+      .command('apply')
+      .description('server-side apply manifest files to the cluster of your kubeconfig (Secrets first), like `kubectl apply -f`')
+      .argument('<files...>', 'manifest YAML files (InferenceServices and Secrets)'),
+  )
+    .option('--wait', 'then wait until every InferenceService is Ready')
+    .option('--timeout <duration>', 'longest wait with --wait', '10m')
+    .option('--dry-run <mode>', 'server: let the API server validate without storing anything')
+    .action(async (files: string[], flags: ApplyFlags) => {
+      if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
+        throw new InferkitError('invalid_request', `--dry-run: only "server" is supported, got "${flags.dryRun}"`, { param: 'dry-run' });
+      }
+      const timeoutMs = parseDuration(flags.timeout);
+      const { fromYaml } = await import('../manifest/manifest-yaml.js');
+      const docs = [];
+      for (const file of files) {
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (cause) {
+          throw new InferkitError('invalid_request', `cannot read ${file}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
+        }
+        try {
+          docs.push(...fromYaml(text));
+        } catch (e) {
+          throw e instanceof InferkitError ? new InferkitError(e.code, `${file}: ${e.message}`, { cause: e, param: e.param }) : e;
+        }
+      }
+      const c = await clusterFromFlags(flags);
+      const dryRun = flags.dryRun === 'server';
+      for (const r of await c.apply(docs, { dryRun })) {
+        process.stdout.write(`${r.resource}/${r.name} ${r.action}${dryRun ? ' (server dry run)' : ''}\n`);
+      }
+      if (flags.wait && !dryRun) {
+        for (const d of docs.filter((x) => x.kind === 'InferenceService')) {
+          const opts = d.metadata.namespace ? { namespace: d.metadata.namespace } : {};
+          await c.waitReady(d.metadata.name, { ...opts, timeoutMs, onProgress: (e) => process.stderr.write(progressLine(e)) });
+          process.stdout.write(`inferenceservice.serving.kserve.io/${d.metadata.name} condition met\n`);
+        }
+      }
+    });
+}
