@@ -8,6 +8,7 @@ interface ApplyFlags extends ClusterFlags {
   wait?: boolean;
   timeout: string;
   dryRun?: string;
+  allowInlineSecrets?: boolean;
 }
 
 /** Registers `inferkit apply FILE… [-n NS] [--context C] [--wait] [--timeout 10m] [--dry-run=server]`. */
@@ -21,12 +22,13 @@ export function registerApplyCommand(program: Command): void {
     .option('--wait', 'then wait until every InferenceService is Ready')
     .option('--timeout <duration>', 'longest wait with --wait', '10m')
     .option('--dry-run <mode>', 'server: let the API server validate without storing anything')
+    .option('--allow-inline-secrets', 'apply even when env[].value holds a credential in clear (a warning instead of an error)')
     .action(async (files: string[], flags: ApplyFlags) => {
       if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
         throw new InferkitError('invalid_request', `--dry-run: only "server" is supported, got "${flags.dryRun}"`, { param: 'dry-run' });
       }
       const timeoutMs = parseDuration(flags.timeout);
-      const { fromYaml } = await import('../manifest/manifest-yaml.js');
+      const { parseManifest } = await import('../manifest/validate-manifest.js');
       const docs = [];
       for (const file of files) {
         let text: string;
@@ -36,7 +38,8 @@ export function registerApplyCommand(program: Command): void {
           throw new InferkitError('invalid_request', `cannot read ${file}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
         }
         try {
-          docs.push(...fromYaml(text));
+          // The same checks as `inferkit validate`, before anything reaches the API server.
+          docs.push(...(await parseManifest(text, { allowInlineSecrets: flags.allowInlineSecrets === true })));
         } catch (e) {
           throw e instanceof InferkitError ? new InferkitError(e.code, `${file}: ${e.message}`, { cause: e, param: e.param }) : e;
         }

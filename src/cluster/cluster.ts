@@ -3,7 +3,8 @@ import { remote, type RemoteModel } from '../client/remote.js';
 import { envIngress, envKubeconfig } from '../config.js';
 import { InferenceServiceSchema, SecretSchema, type InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
-import { fromYaml, type ManifestDocument } from '../manifest/manifest-yaml.js';
+import type { ManifestDocument } from '../manifest/manifest-yaml.js';
+import { parseManifest } from '../manifest/validate-manifest.js';
 import type {
   ApplyOptions,
   ApplyResult,
@@ -148,7 +149,8 @@ export function cluster(options: ClusterOptions = {}): Cluster {
       return nsOf(undefined);
     },
     async apply(docs, o = {}) {
-      const list = typeof docs === 'string' ? fromYaml(docs) : docs;
+      // YAML text gets the full local check (contract, runtime args, KServe's CRD with did-you-mean) first.
+      const list = typeof docs === 'string' ? await parseManifest(docs) : docs;
       const ordered = [...list.filter((d) => d.kind === 'Secret'), ...list.filter((d) => d.kind !== 'Secret')];
       const out: ApplyResult[] = [];
       for (const doc of ordered) {

@@ -83,10 +83,12 @@ describe('inferkit apply / wait / get / delete', () => {
 
   it('a wrong field fails with one line naming it; --dry-run=server creates nothing', async () => {
     const typo = await file('typo.yaml', EXAMPLE.replace('modelFormat:', 'protocolVersoin: v2\n      modelFormat:'));
+    const sent = standIn.requests.length;
     const bad = await runCli(['apply', typo, '--kubeconfig', kubeconfig]);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    expect(bad.stderr).toContain('"huggingface-bert" is invalid: spec.predictor.model.protocolVersoin: Invalid value: field not declared in schema [Invalid]');
+    expect(bad.stderr).toContain('spec.predictor.model.protocolVersoin: unknown field "protocolVersoin"; did you mean "protocolVersion"?');
+    expect(standIn.requests.length).toBe(sent); // refused before any request
 
     const good = await file('good.yaml', `${SECRET}${EXAMPLE}`);
     const dry = await runCli(['apply', good, '--dry-run=server', '--kubeconfig', kubeconfig]);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cluster, type Cluster } from '../../src/cluster/cluster.js';
 import type { InferenceService } from '../../src/contract/inference-service.js';
-import { HttpError, isInferkitError } from '../../src/errors.js';
+import { HttpError, ValidationError, isInferkitError } from '../../src/errors.js';
 import { fromYaml } from '../../src/manifest/manifest-yaml.js';
 import { defaultLoaders } from '../../src/server/default-loaders.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
@@ -93,8 +93,18 @@ describe('cluster', () => {
     await c.delete('twice');
   });
 
-  it('a wrong field is rejected with the API server 422 shape, naming the field', async () => {
+  it('YAML text with a wrong field is refused locally with a hint, before any request', async () => {
+    const before = standIn.requests.length;
     const e = await c.apply(EXAMPLE.replace('modelFormat:', 'protocolVersoin: v2\n      modelFormat:')).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).message).toContain('spec.predictor.model.protocolVersoin: unknown field "protocolVersoin"; did you mean "protocolVersion"?');
+    expect(standIn.requests.length).toBe(before);
+  });
+
+  it('a wrong field is rejected with the API server 422 shape, naming the field', async () => {
+    // Parsed documents skip the local CRD check, so this reaches the API server's strict field validation.
+    const docs = fromYaml(EXAMPLE.replace('modelFormat:', 'protocolVersoin: v2\n      modelFormat:'));
+    const e = await c.apply(docs).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(HttpError);
     const err = e as HttpError;
     expect(err.status).toBe(422);
