@@ -3,6 +3,7 @@ import { isInferkitError } from '../errors.js';
 import { registerDemoCommand } from './demo.js';
 import { registerGetCommand } from './get.js';
 import { registerManifestCommand } from './manifest.js';
+import { cliVersion } from './package-info.js';
 import { registerServeCommand } from './serve.js';
 import { registerValidateCommand } from './validate.js';
 
@@ -13,6 +14,7 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerManifestCom
 export function buildProgram(): Command {
   const program = new Command('inferkit')
     .description('Model inference and time-series forecasting: KServe-style manifests, protocols and local serving')
+    .version(cliVersion(), '-V, --version', 'print the inferkit version')
     .showHelpAfterError();
   for (const register of COMMANDS) {
     register(program);

@@ -5,9 +5,8 @@ import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
 import { fromYaml } from '../manifest/manifest-yaml.js';
-import { defaultLoaders } from '../server/default-loaders.js';
 import type { ModelState } from '../server/model-registry.js';
-import { serve, type RunningServer } from '../server/serve.js';
+import type { RunningServer } from '../server/serve.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -53,6 +52,8 @@ function stateLine(m: ModelState): string {
 export async function runServe(files: readonly string[], opts: ServeCommandOptions): Promise<RunningServer> {
   const manifests = await readManifests(files);
   const ingress = envIngress();
+  // Loaded here, not at the top: `inferkit --help`, `--version` and `validate` start without the server and onnxruntime.
+  const [{ serve }, { defaultLoaders }] = await Promise.all([import('../server/serve.js'), import('../server/default-loaders.js')]);
   const server = await serve(manifests, {
     port: intOption(opts.port, 'port', 0) ?? ingress.port,
     host: opts.host ?? ingress.host,
