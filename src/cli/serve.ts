@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { envIngress } from '../config.js';
+import { envIngress, envVar } from '../config.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
@@ -75,13 +75,38 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
       console.error(stateLine(m));
     }
   });
-  const stop = () => {
-    console.error('stopping: finishing in-flight requests…');
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    console.error(`stopping (${why}): finishing in-flight requests…`);
     void server.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  if (envVar('npm_lifecycle_event') !== undefined) {
+    stopWhenOrphaned(() => stop('npm exited'));
+  }
   return server;
+}
+
+/**
+ * Under `npx inferkit` / `npm run`, npm starts this process through `sh -c`; on SIGTERM npm passes the
+ * signal to that shell only, and dash dies without passing it on, leaving this process behind. So
+ * when launched by npm, the server stops as soon as its parent is gone (the process was re-parented).
+ * Launched directly (systemd, a container, `nohup`), it keeps to the signals alone.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, 250);
+  timer.unref();
 }
 
 /** Registers `inferkit serve FILE… [--port] [--host] [--domain] [--max-batch-size] [--max-wait-ms] [--body-limit] [--log-requests]`. */
