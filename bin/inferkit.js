@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// Thin launcher: runs the TypeScript CLI through tsx so a fresh clone needs no build step.
-import { spawnSync } from 'node:child_process';
+// The `inferkit` command: runs the compiled CLI (dist/) in this very process, so signals reach the
+// server and start-up stays short. dist/ is built by `npm run build` (and by `npm pack`'s prepack);
+// in a clone without a build, use `npm run inferkit -- …` (runs src/ through tsx).
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
-const r = spawnSync(tsx, [join(root, 'src', 'cli', 'main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(main))) {
+  process.stderr.write(
+    'inferkit: dist/cli/main.js is missing (a source checkout without a build).\n' +
+      '  build it: npm run build    or run from source: npm run inferkit -- <command>\n',
+  );
+  process.exit(1);
+}
+await import(main.href);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes notebooks/*.ipynb from the cell sources below (outputs empty). Edit here, then run:
    python3 scripts/build-notebooks.py
-Cells are TypeScript for the tslab kernel, started from the repository root (imports use ./src/...)."""
+Cells are TypeScript for the tslab kernel, started from the repository root. They import the public
+API from the barrel ./src/index: what `import ... from 'inferkit'` gives a user of the installed package."""
 import json, os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,10 +30,7 @@ validated objects and writes YAML a cluster accepts. Every builder throws a `Val
 naming the field when something is wrong.
 """),
 (C, """
-import { inferenceService } from './src/manifest/inference-service';
-import { containerService } from './src/manifest/container-service';
-import { toYaml, fromYaml } from './src/manifest/manifest-yaml';
-import { envHubToken } from './src/config';
+import { inferenceService, containerService, toYaml, fromYaml, envHubToken } from './src/index';
 import { existsSync, mkdirSync, writeFileSync } from 'fs';
 if (!existsSync('out/notebooks')) mkdirSync('out/notebooks', { recursive: true });
 """),
@@ -93,7 +91,7 @@ const docs = fromYaml(all);
 docs.map((d) => `${d.kind} ${d.metadata.name}: valid`).join('\\n');
 """),
 (C, """
-import { isInferkitError } from './src/errors';
+import { isInferkitError } from './src/index';
 try {
   inferenceService({ name: 'Bad_Name', modelId: 'x/y' });
 } catch (e) {
@@ -115,11 +113,7 @@ import { readFileSync, mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import * as tslab from 'tslab';
-import { fromYaml } from './src/manifest/manifest-yaml';
-import { serve } from './src/server/serve';
-import { defaultLoaders } from './src/server/default-loaders';
-import { remote } from './src/client/remote';
-import type { InferenceService } from './src/contract/inference-service';
+import { fromYaml, serve, defaultLoaders, remote, type InferenceService } from './src/index';
 
 const manifests = ['examples/token-classification.yaml', 'examples/token-classification-v2.yaml']
   .flatMap((f) => fromYaml(readFileSync(f, 'utf8')))
@@ -146,9 +140,7 @@ console.log('Host:', v2.host);
 (C, "await server.close();"),
 (M, "## In the kernel: the same model, entities with character offsets, highlighted"),
 (C, """
-import { writeNerFixtureRepo } from './src/onnx/model-repo';
-import { loadTokenClassifier } from './src/runtime/token-classification/load-token-classifier';
-import { entitiesHtml } from './src/plot/entity-html';
+import { writeNerFixtureRepo, loadTokenClassifier, entitiesHtml } from './src/index';
 
 const dir = mkdtempSync(join(tmpdir(), 'ner-'));
 await writeNerFixtureRepo(dir, { lowercase: false });
@@ -170,14 +162,8 @@ status per output, quantile paths keyed by level, and usage. We serve `examples/
 """),
 (C, """
 import { readFileSync } from 'fs';
-import { fromYaml } from './src/manifest/manifest-yaml';
-import { serve } from './src/server/serve';
-import { defaultLoaders } from './src/server/default-loaders';
-import { remote } from './src/client/remote';
-import { readCsv } from './src/data/csv';
-import { frameToInputs } from './src/data/frame-to-inputs';
-import type { InferenceService } from './src/contract/inference-service';
-import type { ForecastRequestInput } from './src/contract/forecast';
+import { fromYaml, serve, defaultLoaders, remote, readCsv, frameToInputs, type InferenceService,
+  type ForecastRequestInput } from './src/index';
 
 const [isvc] = fromYaml(readFileSync('examples/forecast.yaml', 'utf8')).filter((d): d is InferenceService => d.kind === 'InferenceService');
 const server = await serve([isvc], { port: 0, loaders: defaultLoaders({ cacheDir: '.cache' }) });
@@ -210,7 +196,7 @@ const partial = await model.forecast({
 partial.status + ' | ' + partial.outputs.map((o) => `${o.status}${o.error ? ': ' + o.error.code + ' — ' + o.error.message : ''}`).join(' | ');
 """),
 (C, """
-import { isInferkitError } from './src/errors';
+import { isInferkitError } from './src/index';
 let outcome = '';
 try {
   const bad = await model.forecast({ ...request, options: { horizon: 0 } });
@@ -235,15 +221,8 @@ result comes back as a DataFrame and a chart with 50% and 80% bands.
 (C, """
 import * as tslab from 'tslab';
 import { mkdirSync } from 'fs';
-import { readCsv, writeCsv } from './src/data/csv';
-import { frameToInputs } from './src/data/frame-to-inputs';
-import { batchForecast } from './src/data/batch-forecast';
-import { forecastToFrame } from './src/data/forecast-to-frame';
-import { notebookProgress } from './src/data/progress-bar';
-import { forecastFigure } from './src/plot/forecast-figure';
-import { displayFigure } from './src/plot/display-figure';
-import { localForecaster } from './src/protocol/forecast/local-forecaster';
-import { theta } from './src/runtime/forecast/theta';
+import { readCsv, writeCsv, frameToInputs, batchForecast, forecastToFrame, notebookProgress,
+  forecastFigure, displayFigure, localForecaster, theta } from './src/index';
 mkdirSync('out/notebooks', { recursive: true });
 
 const df = await readCsv('datasets/classic_series.csv');
@@ -293,12 +272,8 @@ the real model.
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { loadDataset } from './src/eval/datasets';
-import { evaluate, type Evaluation } from './src/eval/evaluate';
-import { seasonalNaive } from './src/runtime/forecast/seasonal-naive';
-import { theta } from './src/runtime/forecast/theta';
-import { writeChronosFixtureRepo } from './src/onnx/model-repo';
-import { loadChronosBolt } from './src/runtime/forecast/load-chronos-bolt';
+import { loadDataset, evaluate, type Evaluation, seasonalNaive, theta, writeChronosFixtureRepo,
+  loadChronosBolt } from './src/index';
 
 const series = (await loadDataset('classic_series')).map((s) => ({ name: s.name, values: s.values, frequency: s.frequency }));
 const dir = mkdtempSync(join(tmpdir(), 'chronos-'));
@@ -309,20 +284,16 @@ for (const m of models) scores.push(await evaluate(m, series, { horizon: 12, fol
 scores.map((s) => `${s.model.padEnd(22)} MASE ${s.mase.toFixed(3)}  WQL ${s.wql.toFixed(3)}`).join('\\n');
 """),
 (C, """
-import { scoreFigure, backtestFigure } from './src/plot/backtest-figure';
-import { displayFigure } from './src/plot/display-figure';
+import { scoreFigure, backtestFigure, displayFigure } from './src/index';
 const scoreChart = await displayFigure(scoreFigure(scores.map((s) => ({ model: s.model, mase: s.mase, wql: s.wql }))), { width: 700, height: 360 });
 """),
 (M, "## Actual against forecast on the held-out year"),
 (C, """
-import { readCsv } from './src/data/csv';
-import { frameToInputs } from './src/data/frame-to-inputs';
-import { batchForecast } from './src/data/batch-forecast';
-import { localForecaster } from './src/protocol/forecast/local-forecaster';
+import { readCsv, frameToInputs, batchForecast, localForecaster } from './src/index';
 
 const pick = frameToInputs(await readCsv('datasets/classic_series.csv')).filter((s) => ['AirPassengers', 'UKDriverDeaths'].includes(s.name));
 const train = pick.map((s) => ({ ...s, series: s.series.slice(0, -12) }));
-const forecasts: Record<string, import('./src/contract/forecast').TimeSeriesForecast[]> = {};
+const forecasts: Record<string, import('./src/index').TimeSeriesForecast[]> = {};
 for (const m of models.slice(0, 2)) forecasts[m.name] = (await batchForecast(train, localForecaster(m), { horizon: 12 })).forecasts;
 const backtestChart = await displayFigure(backtestFigure(pick, forecasts, { historyTail: 48, title: 'Last 12 months held out' }), { width: 1000 });
 """),

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { envIngress } from '../config.js';
-import { DEMO_MANIFESTS, runDemo } from '../demo/run-demo.js';
+import { DEMO_MANIFESTS } from '../demo/demo-manifests.js';
 import { InferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
+import { CLI_PACKAGE_ROOT } from './package-info.js';
 
 interface DemoFlags {
   keep?: boolean;
@@ -34,8 +36,11 @@ export function registerDemoCommand(program: Command): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         throw new InferkitError('invalid_request', `--port must be a port number, got "${flags.port ?? ''}"`, { param: 'port' });
       }
+      // Loaded here, not at the top, so other commands start without danfojs, onnxruntime and the server.
+      const { runDemo } = await import('../demo/run-demo.js');
       const result = await runDemo({
-        manifests: manifests.length > 0 ? manifests : undefined,
+        // The examples shipped with inferkit, wherever it is installed; given files are relative to the cwd.
+        manifests: manifests.length > 0 ? manifests : DEMO_MANIFESTS.map((m) => join(CLI_PACKAGE_ROOT, m)),
         port,
         host: envIngress().host,
         outDir: flags.out,

@@ -5,6 +5,7 @@ import { registerDeleteCommand } from './delete.js';
 import { registerDemoCommand } from './demo.js';
 import { registerGetCommand } from './get.js';
 import { registerManifestCommand } from './manifest.js';
+import { cliVersion } from './package-info.js';
 import { registerServeCommand } from './serve.js';
 import { registerValidateCommand } from './validate.js';
 import { registerWaitCommand } from './wait.js';
@@ -18,6 +19,7 @@ const CLUSTER_COMMANDS: ReadonlyArray<(program: Command) => void> = [registerApp
 export function buildProgram(): Command {
   const program = new Command('inferkit')
     .description('Model inference and time-series forecasting: KServe-style manifests, protocols and local serving')
+    .version(cliVersion(), '-V, --version', 'print the inferkit version')
     .showHelpAfterError();
   for (const register of [...COMMANDS, ...CLUSTER_COMMANDS]) {
     register(program);

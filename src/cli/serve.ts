@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { envIngress } from '../config.js';
+import { envIngress, envVar } from '../config.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
 import { fromYaml } from '../manifest/manifest-yaml.js';
-import { defaultLoaders } from '../server/default-loaders.js';
 import type { ModelState } from '../server/model-registry.js';
-import { serve, type RunningServer } from '../server/serve.js';
+import type { RunningServer } from '../server/serve.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -53,6 +52,8 @@ function stateLine(m: ModelState): string {
 export async function runServe(files: readonly string[], opts: ServeCommandOptions): Promise<RunningServer> {
   const manifests = await readManifests(files);
   const ingress = envIngress();
+  // Loaded here, not at the top: `inferkit --help`, `--version` and `validate` start without the server and onnxruntime.
+  const [{ serve }, { defaultLoaders }] = await Promise.all([import('../server/serve.js'), import('../server/default-loaders.js')]);
   const server = await serve(manifests, {
     port: intOption(opts.port, 'port', 0) ?? ingress.port,
     host: opts.host ?? ingress.host,
@@ -74,13 +75,38 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
       console.error(stateLine(m));
     }
   });
-  const stop = () => {
-    console.error('stopping: finishing in-flight requests…');
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    console.error(`stopping (${why}): finishing in-flight requests…`);
     void server.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  if (envVar('npm_lifecycle_event') !== undefined) {
+    stopWhenOrphaned(() => stop('npm exited'));
+  }
   return server;
+}
+
+/**
+ * Under `npx inferkit` / `npm run`, npm starts this process through `sh -c`; on SIGTERM npm passes the
+ * signal to that shell only, and dash dies without passing it on, leaving this process behind. So
+ * when launched by npm, the server stops as soon as its parent is gone (the process was re-parented).
+ * Launched directly (systemd, a container, `nohup`), it keeps to the signals alone.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, 250);
+  timer.unref();
 }
 
 /** Registers `inferkit serve FILE… [--port] [--host] [--domain] [--max-batch-size] [--max-wait-ms] [--body-limit] [--log-requests]`. */

@@ -10,12 +10,12 @@ import { fromYaml } from '../manifest/manifest-yaml.js';
 import { formatStatusTable, statusRow } from '../manifest/status-row.js';
 import { defaultLoaders, type DefaultLoaderOptions } from '../server/default-loaders.js';
 import { serve, type RunningServer } from '../server/serve.js';
+import { DEMO_MANIFESTS } from './demo-manifests.js';
 import { DEMO_TEXTS, demoForecastRequest, demoV1Request, demoV2Request } from './demo-requests.js';
 import { formatForecastAnswer, formatV1Answer, formatV2Answer } from './format-answers.js';
 import { writeForecastChart, type ForecastChartFiles } from './write-forecast-chart.js';
 
-/** The example manifests the demo serves. */
-export const DEMO_MANIFESTS = ['examples/token-classification.yaml', 'examples/token-classification-v2.yaml', 'examples/forecast.yaml'];
+export { DEMO_MANIFESTS } from './demo-manifests.js';
 
 /** Options of {@link runDemo}. */
 export interface RunDemoOptions {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Frequency } from '../contract/enums.js';
 import { InferkitError } from '../errors.js';
+import { inferkitPackageRoot } from '../package-root.js';
 
 /** Data sets shipped in `datasets/` (see its README for source and licence). */
 export const DATASET_NAMES = ['classic_series', 'eu_stock_markets'] as const;
@@ -21,7 +22,7 @@ export interface DatasetSeries {
 
 /** Options of {@link loadDataset}. */
 export interface LoadDatasetOptions {
-  /** Repository (package) root holding `datasets/`. @default process.cwd() */
+  /** Repository (package) root holding `datasets/`. @default the inferkit package seen from `process.cwd()` (else the cwd itself) */
   root?: string;
 }
 
@@ -34,7 +35,7 @@ export async function loadDataset(name: DatasetName, options: LoadDatasetOptions
   if (!(DATASET_NAMES as readonly string[]).includes(name)) {
     throw new InferkitError('invalid_request', `unknown data set "${String(name)}"; expected one of ${DATASET_NAMES.join(', ')}`);
   }
-  const file = join(options.root ?? process.cwd(), 'datasets', `${name}.csv`);
+  const file = join(options.root ?? inferkitPackageRoot() ?? process.cwd(), 'datasets', `${name}.csv`);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

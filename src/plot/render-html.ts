@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { InferkitError } from '../errors.js';
+import { inferkitPackageRoot } from '../package-root.js';
 import { escapeHtml, type PlotlyFigure } from './figure.js';
 
 /** Options of `renderHtml`. */
@@ -17,11 +18,23 @@ export interface RenderHtmlOptions {
   plotlyPath?: string;
 }
 
-/** Absolute path of plotly.js-dist-min's bundle, resolved from `root` (no `import.meta`: works under tslab too). */
+/**
+ * Absolute path of plotly.js-dist-min's bundle, resolved from `root`, else from the inferkit package
+ * `root` sees (a consumer's `node_modules/inferkit`, where npm may have nested it). No `import.meta`:
+ * works under tslab too.
+ */
 export function plotlyBundlePath(root: string = process.cwd()): string {
   try {
     return createRequire(join(root, 'package.json')).resolve('plotly.js-dist-min');
   } catch (e) {
+    const pkg = inferkitPackageRoot(root);
+    if (pkg !== undefined) {
+      try {
+        return createRequire(join(pkg, 'package.json')).resolve('plotly.js-dist-min');
+      } catch {
+        // reported below with the first error
+      }
+    }
     throw new InferkitError('config', `plotly.js-dist-min not found from ${root}; run npm install or pass plotlyPath`, { cause: e });
   }
 }

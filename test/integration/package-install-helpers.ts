@@ -1,0 +1,84 @@
+import type { ChildProcess } from 'node:child_process';
+
+/**
+ * The package.json a consumer's folder needs (README, "Use inferkit in your own notebook folder"):
+ * npm applies `overrides` only from the root project, so inferkit's own overrides for danfojs-node do
+ * not reach an install into someone else's folder; the consumer repeats them.
+ */
+export function consumerPackageJson(): Record<string, unknown> {
+  return {
+    name: 'my-notebooks',
+    private: true,
+    overrides: { xlsx: '0.18.5', '@tensorflow/tfjs-node': 'npm:@tensorflow/tfjs@3.21.0' },
+  };
+}
+
+const CELL = [
+  "import { inferenceService, toYaml, loadDataset, type Manifest } from 'inferkit';",
+  "const isvc: Manifest = inferenceService({ name: 'notebook-check', modelId: 'inferkit/ner-fixture' });",
+  'console.log(toYaml(isvc));',
+  "console.log(`data sets: ${(await loadDataset('classic_series')).length}`);",
+  'if (Date.now() < 0) {',
+  "  // @ts-expect-error name must be a string; were the package's types unresolved (any), this directive would be an error",
+  '  inferenceService({ name: 42 });',
+  '}',
+  "console.log('typed: true');",
+];
+
+/** A one-cell tslab notebook importing from the package name. */
+export function notebookJson(): unknown {
+  return {
+    cells: [{ cell_type: 'code', id: 'check', execution_count: null, metadata: {}, outputs: [], source: CELL.map((l) => `${l}\n`) }],
+    metadata: { kernelspec: { display_name: 'TypeScript', language: 'typescript', name: 'tslab' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+}
+
+interface Output {
+  output_type: string;
+  text?: string | string[];
+  ename?: string;
+  evalue?: string;
+}
+
+/** Printed text and error outputs (`ename: evalue`) of an executed notebook. */
+export function outputsOf(nb: { cells: Array<{ outputs?: Output[] }> }): { text: string; errors: string[] } {
+  const outputs = nb.cells.flatMap((c) => c.outputs ?? []);
+  const join = (v: string | string[] | undefined): string => (Array.isArray(v) ? v.join('') : (v ?? ''));
+  return {
+    text: outputs.map((o) => join(o.text)).join(''),
+    errors: outputs.filter((o) => o.output_type === 'error').map((o) => `${o.ename ?? ''}: ${o.evalue ?? ''}`),
+  };
+}
+
+/** Resolves with the first match of `pattern` in the process's output, rejects after `ms` or on exit. */
+export function waitForText(proc: ChildProcess, output: { text: string }, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const m = pattern.exec(output.text);
+      if (m) {
+        done();
+        resolve(m);
+      }
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${String(pattern)} within ${ms} ms; output so far:\n${output.text}`));
+    }, ms);
+    const onExit = (code: number | null): void => {
+      done();
+      reject(new Error(`process exited (${String(code)}) before ${String(pattern)}; output:\n${output.text}`));
+    };
+    const done = (): void => {
+      clearTimeout(timer);
+      proc.stdout?.off('data', check);
+      proc.stderr?.off('data', check);
+      proc.off('exit', onExit);
+    };
+    proc.stdout?.on('data', check);
+    proc.stderr?.on('data', check);
+    proc.on('exit', onExit);
+    check();
+  });
+}

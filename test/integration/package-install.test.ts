@@ -1,0 +1,153 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumerPackageJson, notebookJson, outputsOf, waitForText } from './package-install-helpers.js';
+import { http } from './server-http.js';
+
+/**
+ * The package as a user gets it: `npm pack` (prepack builds dist/), the tarball installed into an empty
+ * folder with the package.json the README tells a consumer to write, then the CLI, a Node ESM import
+ * and a tslab notebook run there. Pack + install happen once (the install of onnxruntime-node and
+ * danfojs takes a while; the npm cache is reused).
+ */
+const run = promisify(execFile);
+const REPO = process.cwd();
+const PY = '/usr/bin/python3';
+/** npm's own variables (from `npm test`) would steer the nested npm; the consumer gets a clean env. */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+const PACK_AND_INSTALL_TIMEOUT_MS = 600_000;
+
+let work = '';
+let app = '';
+let version = '';
+
+beforeAll(async () => {
+  version = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+  work = await mkdtemp(join(tmpdir(), 'inferkit-pkg-'));
+  app = join(work, 'app');
+  await mkdir(app);
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
+  const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
+  await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(), null, 2));
+  await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', join(work, filename)], { cwd: app, env: ENV, maxBuffer: 64 * 1024 * 1024 });
+}, PACK_AND_INSTALL_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (work) {
+    await rm(work, { recursive: true, force: true });
+  }
+});
+
+const npx = (args: string[], timeout = 60_000) => run('npx', ['inferkit', ...args], { cwd: app, env: ENV, timeout });
+
+describe('inferkit installed from its tarball into an empty folder', () => {
+  it('the tarball carries the compiled JS and types, the bin, data sets and examples', async () => {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'bin/inferkit.js', 'datasets/classic_series.csv', 'examples/forecast.yaml']) {
+      await expect(readFile(join(app, 'node_modules/inferkit', file)), file).resolves.toBeTruthy();
+    }
+  });
+
+  it('npx inferkit --version prints the package version', async () => {
+    const { stdout } = await npx(['--version']);
+    expect(stdout.trim()).toBe(version);
+  }, 60_000);
+
+  it('npx inferkit validate rejects a manifest with a wrong field value, exits non-zero and names the field', async () => {
+    // TODO(issue 10, part 4): also an unknown field (`protocolVersoin: v2`) once validate checks the CRD schema.
+    const example = await readFile(join(app, 'node_modules/inferkit/examples/token-classification-v2.yaml'), 'utf8');
+    expect(example).toContain('protocolVersion: v2');
+    await writeFile(join(app, 'typo.yaml'), example.replace('protocolVersion: v2', 'protocolVersion: v3'));
+    const failed = await npx(['validate', 'typo.yaml']).then(
+      () => undefined,
+      (e: { code?: number; stdout?: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toContain('spec.predictor.model.protocolVersion');
+  }, 60_000);
+
+  it('npx inferkit serve answers, and SIGTERM to the npx process stops it and frees the port', async () => {
+    const proc = spawn('npx', ['inferkit', 'serve', 'node_modules/inferkit/examples/forecast.yaml', '--port', '0', '--host', '127.0.0.1'], {
+      cwd: app,
+      env: { ...ENV, INFERKIT_CACHE: join(work, 'cache'), INFERKIT_OFFLINE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so that whatever is left behind on a failure can be killed below.
+      detached: true,
+    });
+    const output = { text: '' };
+    proc.stdout.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    proc.stderr.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    try {
+      const [, url, port] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:(\d+))\s/, 30_000);
+      await waitForText(proc, output, /models loaded:/, 30_000);
+      const fc = await http(url, '/v1/timeseries/forecast', {
+        headers: { host: 'chronos-forecast.forecasting.example.com' },
+        body: { model: 'chronos-bolt', inputs: [{ type: 'univariate_time_series', name: 's', series: [1, 2, 3, 1, 2, 3, 1, 2, 3], frequency: 'D' }], options: { horizon: 3 } },
+      });
+      expect(fc.status, fc.text).toBe(200);
+      expect((fc.json() as { status: string }).status).toBe('completed');
+
+      const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      expect(proc.exitCode !== null || proc.signalCode !== null, 'npx exited').toBe(true);
+      // The server (a grandchild of npx) may take a moment longer to notice and close.
+      let refused = false;
+      for (let i = 0; i < 40 && !refused; i++) {
+        refused = await new Promise<boolean>((r) => {
+          const socket = connect(Number(port), '127.0.0.1');
+          socket.once('connect', () => (socket.destroy(), r(false)));
+          socket.once('error', () => r(true));
+        });
+        if (!refused) {
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+      expect(refused, `port ${port} still accepts connections after SIGTERM to npx; output:\n${output.text}`).toBe(true);
+      expect(output.text).toMatch(/stopping \((SIGTERM|npm exited)\)/);
+    } finally {
+      if (proc.pid !== undefined) {
+        try {
+          process.kill(-proc.pid, 'SIGKILL');
+        } catch {
+          // the group is gone: nothing was left behind
+        }
+      }
+    }
+  }, 90_000);
+
+  it("a Node ESM script imports { inferenceService, toYaml } from 'inferkit'", async () => {
+    await writeFile(
+      join(app, 'check.mjs'),
+      [
+        "import { inferenceService, toYaml, fromYaml, loadDataset } from 'inferkit';",
+        "const yaml = toYaml(inferenceService({ name: 'esm-check', modelId: 'inferkit/ner-fixture' }));",
+        "console.log(fromYaml(yaml)[0].metadata.name, (await loadDataset('classic_series')).length);",
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: app, env: ENV, timeout: 60_000 });
+    expect(stdout.trim()).toBe('esm-check 12');
+  }, 60_000);
+
+  it("a tslab notebook cell imports from 'inferkit' (require(esm), type-checked)", async () => {
+    const jupyter = join(work, 'jupyter');
+    const tslab = resolve(REPO, 'node_modules/.bin/tslab');
+    await run(tslab, ['install', `--python=${PY}`, `--binary=${tslab}`, '--prefix', jupyter], { env: ENV, timeout: 60_000 });
+    await writeFile(join(app, 'check.ipynb'), JSON.stringify(notebookJson()));
+    await run(
+      PY,
+      ['-m', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=120', '--ExecutePreprocessor.kernel_name=tslab', '--output', 'executed.ipynb', 'check.ipynb'],
+      { cwd: app, env: { ...ENV, JUPYTER_PATH: join(jupyter, 'share/jupyter'), PYDEVD_DISABLE_FILE_VALIDATION: '1' }, timeout: 180_000 },
+    ).catch((e: { stderr?: string }) => {
+      throw new TypeError(`notebook failed:\n${e.stderr ?? String(e)}`);
+    });
+    const outputs = outputsOf(JSON.parse(await readFile(join(app, 'executed.ipynb'), 'utf8')));
+    expect(outputs.errors).toEqual([]);
+    expect(outputs.text).toContain('name: notebook-check');
+    expect(outputs.text).toContain('data sets: 12');
+    expect(outputs.text).toContain('typed: true');
+  }, 240_000);
+});
