@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { envIngress, envVar } from '../config.js';
 import type { InferenceService } from '../contract/inference-service.js';
-import { InferkitError } from '../errors.js';
+import { InferkitError, isInferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
-import { fromYaml } from '../manifest/manifest-yaml.js';
+import { parseManifest } from '../manifest/validate-manifest.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 
@@ -30,9 +30,21 @@ function intOption(value: string | undefined, name: string, min: number): number
   return n;
 }
 
-/** Reads the InferenceServices of manifest files (Secrets and other documents are skipped). */
+/**
+ * Reads the InferenceServices of manifest files (Secrets and other documents are skipped), with the
+ * checks of `inferkit validate` (a typo'd field is an error, not silently served). Credentials in
+ * clear are allowed here: a local server on the user's own machine is not where they leak.
+ */
 export async function readManifests(files: readonly string[]): Promise<InferenceService[]> {
-  const docs = await Promise.all(files.map(async (f) => fromYaml(await readFile(f, 'utf8'))));
+  const docs = await Promise.all(
+    files.map(async (f) => {
+      try {
+        return await parseManifest(await readFile(f, 'utf8'), { allowInlineSecrets: true });
+      } catch (e) {
+        throw isInferkitError(e) ? new InferkitError(e.code, `${f}: ${e.message}`, { cause: e, param: e.param }) : e;
+      }
+    }),
+  );
   const services = docs.flat().filter((d): d is InferenceService => d.kind === 'InferenceService');
   if (services.length === 0) {
     throw new InferkitError('invalid_request', `no InferenceService in ${files.join(', ')}`);

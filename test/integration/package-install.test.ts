@@ -56,17 +56,23 @@ describe('inferkit installed from its tarball into an empty folder', () => {
     expect(stdout.trim()).toBe(version);
   }, 60_000);
 
-  it('npx inferkit validate rejects a manifest with a wrong field value, exits non-zero and names the field', async () => {
-    // TODO(issue 10, part 4): also an unknown field (`protocolVersoin: v2`) once validate checks the CRD schema.
+  it('npx inferkit validate rejects a wrong value and an unknown field, exits non-zero, names the field and suggests the right one', async () => {
     const example = await readFile(join(app, 'node_modules/inferkit/examples/token-classification-v2.yaml'), 'utf8');
     expect(example).toContain('protocolVersion: v2');
-    await writeFile(join(app, 'typo.yaml'), example.replace('protocolVersion: v2', 'protocolVersion: v3'));
-    const failed = await npx(['validate', 'typo.yaml']).then(
-      () => undefined,
-      (e: { code?: number; stdout?: string }) => e,
-    );
-    expect(failed?.code).toBe(1);
-    expect(failed?.stdout).toContain('spec.predictor.model.protocolVersion');
+    await writeFile(join(app, 'wrong-value.yaml'), example.replace('protocolVersion: v2', 'protocolVersion: v3'));
+    await writeFile(join(app, 'typo.yaml'), example.replace('protocolVersion: v2', 'protocolVersoin: v2'));
+    const fail = (file: string): Promise<{ code?: number; stdout?: string } | undefined> =>
+      npx(['validate', file]).then(
+        () => undefined,
+        (e: { code?: number; stdout?: string }) => e,
+      );
+    const wrong = await fail('wrong-value.yaml');
+    expect(wrong?.code).toBe(1);
+    expect(wrong?.stdout).toContain('spec.predictor.model.protocolVersion');
+    // The CRD schema ships inside the package: the unknown-field check works outside the repo.
+    const typo = await fail('typo.yaml');
+    expect(typo?.code).toBe(1);
+    expect(typo?.stdout).toContain('spec.predictor.model.protocolVersoin: unknown field "protocolVersoin"; did you mean "protocolVersion"?');
   }, 60_000);
 
   it('npx inferkit serve answers, and SIGTERM to the npx process stops it and frees the port', async () => {
