@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { PlotlyFigure } from './figure.js';
-import { renderHtml } from './render-html.js';
+import { renderHtml, type RenderHtmlOptions } from './render-html.js';
 import { renderPng, type RenderPngOptions } from './render-png.js';
 
 /** The part of tslab's `Display` that shows images (`tslab.display`, `tslab.newDisplay()`). */
@@ -10,8 +10,10 @@ export interface PngDisplay {
 
 /** Options of `displayFigure`. */
 export interface DisplayFigureOptions extends RenderPngOptions {
-  /** Also write the interactive figure to this HTML file (self-contained, ~5 MB). */
+  /** Also write the interactive figure to this HTML file. */
   file?: string;
+  /** How that file gets plotly.js: inlined (~5 MB, opens offline) or from cdn.plot.ly (a few kB). @default "inline" */
+  plotly?: RenderHtmlOptions['plotly'];
   /** Where to show the PNG. @default tslab's `display` (inside a tslab kernel) */
   display?: PngDisplay;
 }
@@ -24,7 +26,7 @@ export interface DisplayFigureOptions extends RenderPngOptions {
 export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<{ png: Uint8Array; file?: string }> {
   const png = await renderPng(fig, options);
   if (options.file) {
-    await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath }), 'utf8');
+    await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath, plotly: options.plotly }), 'utf8');
   }
   const display: PngDisplay = options.display ?? (await import('tslab')).display;
   display.png(png);

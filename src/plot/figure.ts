@@ -48,8 +48,9 @@ export function baseLayout(title?: string): PlotlyLayout {
     paper_bgcolor: '#fff',
     plot_bgcolor: '#fff',
     font: { family: 'Helvetica, Arial, sans-serif', size: 12 },
-    margin: { l: 60, r: 20, t: title ? 70 : 40, b: 40 },
-    legend: { orientation: 'h', x: 0, y: -0.08, yanchor: 'top' },
+    margin: { l: 60, r: 20, t: title ? 70 : 40, b: 80 },
+    // Pinned to the bottom of the image, below any x-axis title.
+    legend: { orientation: 'h', x: 0, xref: 'container', y: 0, yref: 'container', yanchor: 'bottom' },
     hovermode: 'x',
   };
   if (title) {

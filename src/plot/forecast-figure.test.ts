@@ -42,6 +42,7 @@ describe('forecastFigure', () => {
       [
         {
           "anchor": "y",
+          "automargin": true,
           "domain": [
             0,
             1,
@@ -51,30 +52,59 @@ describe('forecastFigure', () => {
         },
         {
           "anchor": "x",
+          "automargin": true,
           "domain": [
             0.575,
             1,
           ],
           "gridcolor": "#eee",
+          "range": [
+            0.65,
+            8.35,
+          ],
           "showgrid": true,
+          "title": {
+            "font": {
+              "size": 11,
+            },
+            "text": "value",
+          },
         },
         {
           "anchor": "y2",
+          "automargin": true,
           "domain": [
             0,
             1,
           ],
           "gridcolor": "#eee",
           "showgrid": true,
+          "title": {
+            "font": {
+              "size": 11,
+            },
+            "text": "time (month)",
+          },
         },
         {
           "anchor": "x2",
+          "automargin": true,
           "domain": [
             0,
             0.425,
           ],
           "gridcolor": "#eee",
+          "range": [
+            0.65,
+            8.35,
+          ],
           "showgrid": true,
+          "title": {
+            "font": {
+              "size": 11,
+            },
+            "text": "value",
+          },
         },
       ]
     `);

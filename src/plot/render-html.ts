@@ -10,10 +10,11 @@ export interface RenderHtmlOptions {
   /** Page title. @default "inferkit figure" */
   title?: string;
   /**
-   * How the page gets plotly.js: `inline` embeds the 4.8 MB bundle (a self-contained file); a string is
-   * used as the `<script src>` (e.g. a relative path to `plotly.min.js`). @default "inline"
+   * How the page gets plotly.js: `inline` embeds the 4.8 MB bundle (a self-contained file that opens
+   * offline); `cdn` references the installed version on cdn.plot.ly (a few kB, needs the network to view);
+   * `{ src }` is used as the `<script src>` (e.g. a relative path to `plotly.min.js`). @default "inline"
    */
-  plotly?: 'inline' | { src: string };
+  plotly?: 'inline' | 'cdn' | { src: string };
   /** Path of `plotly.min.js`. @default resolved from `plotly.js-dist-min` under `process.cwd()` */
   plotlyPath?: string;
 }
@@ -39,6 +40,16 @@ export function plotlyBundlePath(root: string = process.cwd()): string {
   }
 }
 
+/** cdn.plot.ly URL of the plotly.js version installed under `root` (the one the PNGs are drawn with). */
+export function plotlyCdnUrl(root: string = process.cwd()): string {
+  const bundle = plotlyBundlePath(root);
+  const pkg = JSON.parse(readFileSync(join(bundle, '..', 'package.json'), 'utf8')) as { version?: unknown };
+  if (typeof pkg.version !== 'string' || !/^\d+\.\d+\.\d+$/.test(pkg.version)) {
+    throw new InferkitError('config', `plotly.js-dist-min at ${bundle} has no usable version`);
+  }
+  return `https://cdn.plot.ly/plotly-${pkg.version}.min.js`;
+}
+
 /** JSON safe inside `<script>`: `<` escaped so text cannot close the tag. */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
@@ -50,7 +61,7 @@ export function renderHtml(fig: PlotlyFigure, options: RenderHtmlOptions = {}): 
   const script =
     mode === 'inline'
       ? `<script>${readFileSync(options.plotlyPath ?? plotlyBundlePath(), 'utf8').replace(/<\/script/gi, '<\\/script')}</script>`
-      : `<script src="${escapeHtml(mode.src)}"></script>`;
+      : `<script src="${escapeHtml(mode === 'cdn' ? plotlyCdnUrl() : mode.src)}" charset="utf-8"></script>`;
   return [
     '<!DOCTYPE html>',
     `<html><head><meta charset="utf-8"><title>${escapeHtml(options.title ?? 'inferkit figure')}</title>`,

@@ -1,0 +1,79 @@
+import { forecastsOf } from '../data/forecast-to-frame.js';
+import { isDataFrame } from '../data/columns.js';
+import type { ForecastSource, HistorySource } from './series-points.js';
+
+const round = (v: number): number => Number(v.toPrecision(6));
+
+/**
+ * A y range `[lo, hi]` covering every finite value of `columns` with 5% padding on each side (±1 for a
+ * flat line), so quantile bands are never clipped at a panel's edge; undefined when there is no value.
+ */
+export function coveringRange(columns: ReadonlyArray<ReadonlyArray<number | null> | undefined>): [number, number] | undefined {
+  let lo = Infinity, hi = -Infinity;
+  for (const col of columns) {
+    for (const v of col ?? []) {
+      if (v !== null && Number.isFinite(v)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+  }
+  if (lo > hi) {
+    return undefined;
+  }
+  const pad = hi > lo ? (hi - lo) * 0.05 : Math.max(1, Math.abs(hi) * 0.05);
+  return [round(lo - pad), round(hi + pad)];
+}
+
+/** The x-axis title: `time (<frequency>)` for timestamps, `step` for step numbers. */
+export function xTitle(x: ReadonlyArray<string | number> | undefined, frequency: string | undefined): string {
+  if (x !== undefined && x.length > 0 && typeof x[0] === 'number') {
+    return 'step';
+  }
+  return frequency ? `time (${frequency})` : 'time';
+}
+
+/** Frequency of each forecast of a response or list, by series name (frames carry none). */
+export function frequenciesOf(source: ForecastSource): Map<string, string> {
+  const first: unknown = Array.isArray(source) ? (source as unknown[])[0] : undefined;
+  if (isDataFrame(source) || (Array.isArray(source) && !(typeof first === 'object' && first !== null && 'mean_forecast' in first))) {
+    return new Map();
+  }
+  return new Map(forecastsOf(source as Parameters<typeof forecastsOf>[0]).map((f) => [f.name, String(f.frequency)]));
+}
+
+/** Units declared on inputs or forecasts as an extra `unit` field (`{ name, unit: 'kt CO₂' }`), by series name. */
+export function unitsOf(...sources: ReadonlyArray<HistorySource | ForecastSource | null>): Map<string, string> {
+  const units = new Map<string, string>();
+  for (const source of sources) {
+    if (source === null || isDataFrame(source)) {
+      continue;
+    }
+    const items = Array.isArray(source) ? (source as unknown[]) : forecastsOf(source as Parameters<typeof forecastsOf>[0]);
+    for (const item of items) {
+      const { name, unit } = (item ?? {}) as { name?: unknown; unit?: unknown };
+      if (typeof name === 'string' && typeof unit === 'string' && unit !== '' && !units.has(name)) {
+        units.set(name, unit);
+      }
+    }
+  }
+  return units;
+}
+
+/**
+ * The y-axis title of a series key (`id` or `id · variable`): the variable of a multivariate series, else
+ * the value column's name, with the unit in parentheses when one is known for the series or its id.
+ */
+export function yTitle(key: string, valueColumn: string, units: ReadonlyMap<string, string>): string {
+  const sep = key.indexOf(' · ');
+  const id = seriesId(key);
+  const label = sep < 0 ? valueColumn : key.slice(sep + 3);
+  const unit = units.get(key) ?? units.get(id);
+  return unit ? `${label} (${unit})` : label;
+}
+
+/** The series id of a key (`EU · DAX` → `EU`). */
+export function seriesId(key: string): string {
+  const sep = key.indexOf(' · ');
+  return sep < 0 ? key : key.slice(0, sep);
+}
