@@ -45,8 +45,8 @@ afterAll(async () => {
 const npx = (args: string[], timeout = 60_000) => run('npx', ['inferkit', ...args], { cwd: app, env: ENV, timeout });
 
 describe('inferkit installed from its tarball into an empty folder', () => {
-  it('the tarball carries the compiled JS and types, the bin, data sets and examples', async () => {
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'bin/inferkit.js', 'datasets/classic_series.csv', 'examples/forecast.yaml']) {
+  it('the tarball carries the compiled JS and types, the bin, data sets, examples, the CRD schema and the licence', async () => {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'bin/inferkit.js', 'datasets/classic_series.csv', 'examples/forecast.yaml', 'LICENSE', 'dist/manifest/kserve-crd/inference-service-schema.js']) {
       await expect(readFile(join(app, 'node_modules/inferkit', file)), file).resolves.toBeTruthy();
     }
   });
