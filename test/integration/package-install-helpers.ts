@@ -1,5 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
-
 /**
  * The package.json a consumer's folder needs (README, "Use inferkit in your own notebook folder"):
  * npm applies `overrides` only from the root project, so inferkit's own overrides for danfojs-node do
@@ -52,33 +50,3 @@ export function outputsOf(nb: { cells: Array<{ outputs?: Output[] }> }): { text:
   };
 }
 
-/** Resolves with the first match of `pattern` in the process's output, rejects after `ms` or on exit. */
-export function waitForText(proc: ChildProcess, output: { text: string }, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const m = pattern.exec(output.text);
-      if (m) {
-        done();
-        resolve(m);
-      }
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no ${String(pattern)} within ${ms} ms; output so far:\n${output.text}`));
-    }, ms);
-    const onExit = (code: number | null): void => {
-      done();
-      reject(new Error(`process exited (${String(code)}) before ${String(pattern)}; output:\n${output.text}`));
-    };
-    const done = (): void => {
-      clearTimeout(timer);
-      proc.stdout?.off('data', check);
-      proc.stderr?.off('data', check);
-      proc.off('exit', onExit);
-    };
-    proc.stdout?.on('data', check);
-    proc.stderr?.on('data', check);
-    proc.on('exit', onExit);
-    check();
-  });
-}

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumerPackageJson, notebookJson, outputsOf, waitForText } from './package-install-helpers.js';
+import { waitForText } from '../fixtures/wait-for-text.js';
+import { consumerPackageJson, notebookJson, outputsOf } from './package-install-helpers.js';
 import { http } from './server-http.js';
 
 /**

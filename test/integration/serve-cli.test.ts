@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitForText } from '../fixtures/wait-for-text.js';
 import { http } from './server-http.js';
 
 const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
@@ -20,34 +21,6 @@ afterEach(async () => {
   }
 });
 
-/** Resolves with the first match of `pattern` in the child's stderr, rejects after `ms` or on exit. */
-function waitFor(proc: ChildProcess, output: { text: string }, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
-  return new Promise((resolvePromise, reject) => {
-    const check = () => {
-      const m = pattern.exec(output.text);
-      if (m) {
-        done();
-        resolvePromise(m);
-      }
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no ${pattern} within ${ms} ms; output so far:\n${output.text}`));
-    }, ms);
-    const onExit = (code: number | null) => {
-      done();
-      reject(new Error(`serve exited (${code}) before ${pattern}; output:\n${output.text}`));
-    };
-    const done = () => {
-      clearTimeout(timer);
-      proc.stderr?.off('data', check);
-      proc.off('exit', onExit);
-    };
-    proc.stderr?.on('data', check);
-    proc.on('exit', onExit);
-    check();
-  });
-}
 
 describe('inferkit serve (child process)', () => {
   it('serves the two examples on a free port, answers V1 and forecast by Host, and exits 0 on SIGINT', async () => {
@@ -61,8 +34,8 @@ describe('inferkit serve (child process)', () => {
     proc.stdout?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
     proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
 
-    const [, url] = await waitFor(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
-    await waitFor(proc, output, /models loaded:/, 30_000);
+    const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    await waitForText(proc, output, /models loaded:/, 30_000);
     expect(output.text).not.toMatch(/FAILED/);
     const failure = (what: string) => `${what}; serve output:\n${output.text}`;
 
