@@ -11,6 +11,7 @@ import { ModelRegistry, type ModelState } from './model-registry.js';
 import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
+import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
 import { toErrorResponse } from './to-error-response.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
@@ -32,6 +33,8 @@ export interface ServeOptions {
   maxWaitMs?: number;
   /** Largest request body in bytes (413 above). @default 10 MiB */
   bodyLimit?: number;
+  /** Deepest nesting of arrays/objects in a request body (400 beyond). @default 64 */
+  maxJsonDepth?: number;
   /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
@@ -81,7 +84,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   }
   const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
-  installJsonParser(app);
+  installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHooks(app, ctx, options);
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
@@ -120,12 +123,18 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
  * Every body is read as JSON whatever its Content-Type (curl's default form type included); a
  * body that is not JSON is a 400 naming the content type. Fastify's 415 is never answered.
  */
-function installJsonParser(app: FastifyInstance): void {
+function installJsonParser(app: FastifyInstance, maxDepth: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim().length === 0) {
       done(null, undefined);
+      return;
+    }
+    try {
+      assertJsonDepth(text, maxDepth);
+    } catch (e) {
+      done(e as Error, undefined);
       return;
     }
     try {
