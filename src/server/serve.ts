@@ -83,7 +83,14 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     }
   }
   const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    // KServe model names may be long (DNS labels, hub ids); the default 100 made them unreachable.
+    routerOptions: { maxParamLength: 1024 },
+  });
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHooks(app, ctx, options);
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));

@@ -47,3 +47,12 @@ describe('deeply nested JSON', () => {
     expect(lines.map((l) => (JSON.parse(l) as { status: number }).status)).toEqual([400, 400, 200]);
   });
 });
+
+describe('long model names', () => {
+  it('a 200-character model name is reachable', async () => {
+    const a = await http(server.url, `/v2/models/${LONG}/ready`);
+    expect([a.status, a.json()]).toEqual([200, { name: LONG, ready: true }]);
+    const b = await http(server.url, `/v1/models/${LONG}:predict`, { body: { instances: ['paris'] } });
+    expect(b.status).toBe(200);
+  });
+});
