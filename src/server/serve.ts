@@ -11,6 +11,7 @@ import { ModelRegistry, type ModelState } from './model-registry.js';
 import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
+import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
 import { toErrorResponse } from './to-error-response.js';
 
@@ -35,6 +36,8 @@ export interface ServeOptions {
   bodyLimit?: number;
   /** Deepest nesting of arrays/objects in a request body (400 beyond). @default 64 */
   maxJsonDepth?: number;
+  /** Timeouts, connection cap and per-model queue limit; each defaults to `DEFAULT_LIMITS` (see README). */
+  limits?: Partial<ServerLimits>;
   /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
@@ -67,6 +70,7 @@ export interface RunningServer {
 export async function serve(manifests: readonly InferenceService[], options: ServeOptions = {}): Promise<RunningServer> {
   const domain = options.domain ?? 'example.com';
   const bodyLimit = options.bodyLimit ?? 10 * 1024 * 1024;
+  const limits = resolveLimits(options.limits);
   const metrics = createServerMetrics();
   const registry = new ModelRegistry(manifests, {
     domain,
@@ -82,15 +86,19 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       warn(`warning: service ${e.service}: ${w}`);
     }
   }
-  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
+  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel) };
   const app = Fastify({
     logger: false,
     bodyLimit,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: checkingInterval(limits), headersTimeout: limits.headersTimeoutMs },
     // KServe model names may be long (DNS labels, hub ids); the default 100 made them unreachable.
     routerOptions: { maxParamLength: 1024 },
   });
+  applyServerLimits(app.server, limits);
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHooks(app, ctx, options);
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
