@@ -3,6 +3,7 @@ import { parseContract } from '../contract/parse.js';
 import { V1PredictRequestSchema, type V1ModelStatus, type V1PredictResponse } from '../contract/v1.js';
 import { V2InferRequestSchema, type V2InferResponse, type V2ModelMetadata, type V2ModelReady } from '../contract/v2.js';
 import { InferkitError } from '../errors.js';
+import { disconnectSignal } from './guard-abort.js';
 import type { ModelEntry } from './model-registry.js';
 import { ensureReady, findModel, route, type ServerContext } from './server-context.js';
 import type { TokenRunner } from './token-runner.js';
@@ -77,7 +78,7 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
       const entry = findModel(ctx, request, raw.slice(0, -PREDICT.length));
       const runner = tokenRunner(entry);
       ctx.queue?.admit(entry.name, reply);
-      return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'));
+      return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'), disconnectSignal(reply));
     },
   });
 
@@ -86,7 +87,7 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
       const entry = findModel(ctx, request, nameParam(request));
       const runner = tokenRunner(entry);
       ctx.queue?.admit(entry.name, reply);
-      return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'));
+      return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'), disconnectSignal(reply));
     },
   });
 

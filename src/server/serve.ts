@@ -12,6 +12,7 @@ import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
+import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
 import { toErrorResponse } from './to-error-response.js';
 
@@ -164,14 +165,21 @@ function installJsonParser(app: FastifyInstance, maxDepth: number): void {
 
 function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOptions): void {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  app.addHook('onRequest', async (request) => {
-    ctx.metrics.inFlight.inc({ route: routeLabel(request) });
+  app.addHook('onRequest', async (request, reply) => {
+    const route = routeLabel(request);
+    ctx.metrics.inFlight.inc({ route });
+    // 'close' fires once whether the response was written or the client went away.
+    reply.raw.once('close', () => {
+      ctx.metrics.inFlight.dec({ route });
+      if (wasAborted(reply)) {
+        ctx.metrics.requests.inc({ model: ctx.modelOf.get(request) ?? '', route, status: 'aborted' });
+      }
+    });
   });
   app.addHook('onRequest', async (request) => rejectUnknownHost(ctx, request));
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request);
     const labels = { model: ctx.modelOf.get(request) ?? '', route, status: String(reply.statusCode) };
-    ctx.metrics.inFlight.dec({ route });
     ctx.metrics.requests.inc(labels);
     ctx.metrics.duration.observe(labels, reply.elapsedTime / 1000);
     if (options.logRequests) {
