@@ -12,6 +12,7 @@ import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
+import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
 import { toErrorResponse } from './to-error-response.js';
@@ -39,6 +40,8 @@ export interface ServeOptions {
   maxJsonDepth?: number;
   /** Timeouts, connection cap and per-model queue limit; each defaults to `DEFAULT_LIMITS` (see README). */
   limits?: Partial<ServerLimits>;
+  /** Bearer token required on every route but liveness (`/`, `/v2/health/live`); 401 otherwise. Off when unset. */
+  apiKey?: string;
   /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
@@ -102,6 +105,9 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   applyServerLimits(app.server, limits);
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHooks(app, ctx, options);
+  if (options.apiKey !== undefined) {
+    installApiKey(app, options.apiKey);
+  }
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { fixtureLoaders, http, isvc, nerFixtureDir, v2 } from './server-http.js';
+
+let server: RunningServer;
+const KEY = 'sk-test-0123456789';
+
+beforeAll(async () => {
+  const dir = await nerFixtureDir();
+  server = await serve([isvc('bert-v2', { modelName: 'bert2', v2: true })], { loaders: fixtureLoaders(dir), port: 0, apiKey: KEY });
+  await server.loaded();
+});
+afterAll(() => server?.close());
+
+describe('apiKey', () => {
+  it('liveness answers without a key', async () => {
+    expect((await http(server.url, '/v2/health/live')).status).toBe(200);
+    expect((await http(server.url, '/')).status).toBe(200);
+  });
+
+  it.each(['/v2/health/ready', '/metrics', '/inferkit/v1/services', '/v2/models/bert2/infer'])('%s without a key or with a wrong one is a 401 in the error form', async (path) => {
+    const body = path.endsWith('infer') ? v2('paris') : undefined;
+    const variants: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { authorization: KEY }];
+    for (const headers of variants) {
+      const a = await http(server.url, path, { body, headers });
+      expect(a.status).toBe(401);
+      expect(Object.keys(a.json() as object)).toEqual(['error']);
+      expect(a.text).not.toContain(KEY);
+    }
+  });
+
+  it('the right Bearer key is accepted', async () => {
+    const a = await http(server.url, '/v2/models/bert2/infer', { body: v2('paris'), headers: { authorization: `Bearer ${KEY}` } });
+    expect(a.status).toBe(200);
+  });
+});
