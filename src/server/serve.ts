@@ -12,6 +12,7 @@ import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
+import { installHostAllowList } from './guard-host.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
@@ -40,6 +41,8 @@ export interface ServeOptions {
   maxJsonDepth?: number;
   /** Timeouts, connection cap and per-model queue limit; each defaults to `DEFAULT_LIMITS` (see README). */
   limits?: Partial<ServerLimits>;
+  /** Host names accepted besides loopback names, the served hosts, sub-domains of `domain` and the bound host (others: 400, against DNS rebinding). */
+  allowedHosts?: readonly string[];
   /** Bearer token required on every route but liveness (`/`, `/v2/health/live`); 401 otherwise. Off when unset. */
   apiKey?: string;
   /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
@@ -104,6 +107,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   });
   applyServerLimits(app.server, limits);
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
+  installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
   if (options.apiKey !== undefined) {
     installApiKey(app, options.apiKey);

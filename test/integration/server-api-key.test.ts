@@ -34,3 +34,17 @@ describe('apiKey', () => {
     expect(a.status).toBe(200);
   });
 });
+
+describe('Host allow-list', () => {
+  const auth = { authorization: `Bearer ${KEY}` };
+  it.each(['localhost:8080', '127.0.0.1', '[::1]:9', 'bert-v2.default.example.com'])('accepts Host %s', async (host) => {
+    const a = await http(server.url, '/v2/health/ready', { headers: { ...auth, host } });
+    expect(a.status).not.toBe(400);
+  });
+
+  it.each(['evil.example.org', 'attacker.test:8080'])('refuses Host %s (DNS rebinding) with 400 naming it', async (host) => {
+    const a = await http(server.url, '/inferkit/v1/services', { headers: { ...auth, host } });
+    expect(a.status).toBe(400);
+    expect((a.json() as { error: string }).error).toMatch(/is not allowed on this server/);
+  });
+});
