@@ -12,7 +12,7 @@ import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
-import { installHostAllowList } from './guard-host.js';
+import { installHostAllowList, isLoopback } from './guard-host.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
@@ -122,6 +122,9 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   registerForecastRoute(app, ctx);
 
   const host = options.host ?? '127.0.0.1';
+  if (options.apiKey === undefined && !isLoopback(host)) {
+    warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key or INFERKIT_API_KEY)`);
+  }
   await app.listen({ port: options.port ?? 8080, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);

@@ -48,3 +48,33 @@ describe('Host allow-list', () => {
     expect((a.json() as { error: string }).error).toMatch(/is not allowed on this server/);
   });
 });
+
+describe('cross-site requests (no CORS)', () => {
+  const auth = { authorization: `Bearer ${KEY}` };
+  it.each([
+    ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['a foreign Origin', { origin: 'https://evil.example.org' }],
+    ['an opaque Origin', { origin: 'null' }],
+  ])('a text/plain POST with %s is refused', async (_label, headers) => {
+    const a = await http(server.url, '/v2/models/bert2/infer', { body: JSON.stringify(v2('paris')), headers: { ...auth, 'content-type': 'text/plain', ...headers } });
+    expect(a.status).toBe(400);
+    expect((a.json() as { error: string }).error).toMatch(/refused.*no CORS/);
+    expect(a.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('a same-origin browser POST passes', async () => {
+    const a = await http(server.url, '/v2/models/bert2/infer', { body: v2('paris'), headers: { ...auth, origin: server.url, 'sec-fetch-site': 'same-origin' } });
+    expect(a.status).toBe(200);
+  });
+});
+
+describe('binding beyond loopback', () => {
+  it('warns when no API key is set, not when one is', async () => {
+    for (const apiKey of [undefined, 'k']) {
+      const lines: string[] = [];
+      const s = await serve([], { port: 0, host: '0.0.0.0', log: (l) => lines.push(l), ...(apiKey ? { apiKey } : {}) });
+      await s.close();
+      expect(lines.some((l) => /without an API key/.test(l))).toBe(apiKey === undefined);
+    }
+  });
+});
