@@ -214,7 +214,7 @@ function rejectUnknownHost(ctx: ServerContext, request: FastifyRequest): void {
   }
   const scope = scopeOf(ctx, request);
   if (scope.kind === 'unknown') {
-    throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; served hosts: ${[...ctx.registry.hosts].join(', ') || 'none'}`);
+    throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; list the services with GET /inferkit/v1/services`);
   }
 }
 

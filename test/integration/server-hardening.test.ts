@@ -56,3 +56,12 @@ describe('long model names', () => {
     expect(b.status).toBe(200);
   });
 });
+
+describe('error bodies', () => {
+  it('an unknown service host does not list every served host', async () => {
+    const a = await http(server.url, '/v2/models/bert2/infer', { body: v2('paris'), headers: { host: 'nope.default.example.com' } });
+    expect(a.status).toBe(404);
+    expect(a.text).not.toMatch(/example\.com,|bert-v2\.default/);
+    expect((a.json() as { error: string }).error).toMatch(/no InferenceService is served at host "nope.default.example.com"/);
+  });
+});
