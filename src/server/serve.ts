@@ -13,6 +13,7 @@ import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
 import { installHostAllowList, isLoopback } from './guard-host.js';
+import { installEncodingGuard } from './guard-encoding.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
@@ -109,6 +110,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
+  installEncodingGuard(app);
   if (options.apiKey !== undefined) {
     installApiKey(app, options.apiKey);
   }

@@ -65,3 +65,14 @@ describe('error bodies', () => {
     expect((a.json() as { error: string }).error).toMatch(/no InferenceService is served at host "nope.default.example.com"/);
   });
 });
+
+describe('Content-Encoding', () => {
+  it('a gzip body is refused with 415 in the error form', async () => {
+    const a = await http(server.url, '/v2/models/bert2/infer', { body: v2('paris'), headers: { 'content-encoding': 'gzip' } });
+    expect(a.status).toBe(415);
+    expect((a.json() as { error: string }).error).toMatch(/Content-Encoding "gzip" is not supported/);
+    const f = await http(server.url, '/v1/timeseries/forecast', { body: forecastBody('chronos'), headers: { 'content-encoding': 'br' } });
+    expect(f.status).toBe(415);
+    expect(JSON.stringify(f.json())).toMatch(/not supported/);
+  });
+});
