@@ -14,6 +14,12 @@ export function envHubToken(env: NodeJS.ProcessEnv = process.env): string | unde
   return t && t.length > 0 ? t : undefined;
 }
 
+/** API key of `inferkit serve` from `INFERKIT_API_KEY`, or undefined (empty counts as unset). Never log it. */
+export function envApiKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const k = env.INFERKIT_API_KEY;
+  return k && k.length > 0 ? k : undefined;
+}
+
 /** Hub base URL from `HF_ENDPOINT`, default `https://huggingface.co`. */
 export function envHubUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.HF_ENDPOINT && env.HF_ENDPOINT.length > 0 ? env.HF_ENDPOINT : 'https://huggingface.co';

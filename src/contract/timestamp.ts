@@ -19,7 +19,16 @@ export function isIsoTimestamp(s: string): boolean {
     return false;
   }
   const dim = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= dim && Number(h) < 24 && Number(mi) < 60 && Number(sec) < 60;
+  return day <= dim && Number(h) < 24 && Number(mi) < 60 && Number(sec) < 60 && validOffset(m[8]);
+}
+
+/** A `±HH:MM` / `±HHMM` offset has hours 00-23 and minutes 00-59 (`+25:00` is no offset). */
+function validOffset(offset: string | undefined): boolean {
+  if (offset === undefined || offset === 'Z') {
+    return true;
+  }
+  const digits = offset.slice(1).replace(':', '');
+  return Number(digits.slice(0, 2)) < 24 && Number(digits.slice(2)) < 60;
 }
 
 /** An ISO 8601 timestamp string (kept as written). */

@@ -38,6 +38,7 @@ export class Batcher<I, O> {
   private readonly queue: Pending<I, O>[] = [];
   private queuedItems = 0;
   private running = false;
+  private cancelledCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly run: (items: I[]) => Promise<O[]>;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
@@ -57,15 +58,34 @@ export class Batcher<I, O> {
   }
 
   /** Runs `items` (one request's) alone or merged with others; resolves with this request's outputs. */
-  submit(items: I[]): Promise<O[]> {
+  submit(items: I[], signal?: AbortSignal): Promise<O[]> {
+    if (signal?.aborted) {
+      return Promise.reject(cancelled());
+    }
     if (!this.enabled || items.length === 0) {
       return this.call(items, 1);
     }
     return new Promise<O[]>((resolve, reject) => {
-      this.queue.push({ items, resolve, reject });
+      const pending: Pending<I, O> = { items, resolve, reject };
+      this.queue.push(pending);
       this.queuedItems += items.length;
+      // A request whose client went away leaves the queue before its model call: no work for nobody.
+      signal?.addEventListener('abort', () => {
+        const at = this.queue.indexOf(pending);
+        if (at >= 0) {
+          this.queue.splice(at, 1);
+          this.queuedItems -= items.length;
+          this.cancelledCount++;
+          reject(cancelled());
+        }
+      }, { once: true });
       this.schedule();
     });
+  }
+
+  /** Requests removed from the queue because their client disconnected. */
+  get cancelled(): number {
+    return this.cancelledCount;
   }
 
   /** Number of requests waiting for a model call. */
@@ -150,4 +170,8 @@ export class Batcher<I, O> {
       }
     }
   }
+}
+
+function cancelled(): InferkitError {
+  return new InferkitError('invalid_request', 'request cancelled: the client disconnected');
 }

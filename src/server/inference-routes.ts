@@ -3,6 +3,7 @@ import { parseContract } from '../contract/parse.js';
 import { V1PredictRequestSchema, type V1ModelStatus, type V1PredictResponse } from '../contract/v1.js';
 import { V2InferRequestSchema, type V2InferResponse, type V2ModelMetadata, type V2ModelReady } from '../contract/v2.js';
 import { InferkitError } from '../errors.js';
+import { disconnectSignal } from './guard-abort.js';
 import type { ModelEntry } from './model-registry.js';
 import { ensureReady, findModel, route, type ServerContext } from './server-context.js';
 import type { TokenRunner } from './token-runner.js';
@@ -62,7 +63,7 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
       const entry = findModel(ctx, request, name);
       return { name: entry.name, ready: entry.phase === 'ready', ...(entry.reason ? { reason: entry.reason } : {}) };
     },
-    POST: async (request): Promise<V1PredictResponse> => {
+    POST: async (request, reply): Promise<V1PredictResponse> => {
       const raw = nameParam(request);
       if (raw.endsWith(EXPLAIN)) {
         const entry = findModel(ctx, request, raw.slice(0, -EXPLAIN.length));
@@ -74,15 +75,19 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
         }
         throw new InferkitError('method_not_allowed', `POST /v1/models/${raw} is not a route; predict with POST /v1/models/${raw}:predict`);
       }
-      const runner = tokenRunner(findModel(ctx, request, raw.slice(0, -PREDICT.length)));
-      return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'));
+      const entry = findModel(ctx, request, raw.slice(0, -PREDICT.length));
+      const runner = tokenRunner(entry);
+      ctx.queue?.admit(entry.name, reply);
+      return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'), disconnectSignal(reply));
     },
   });
 
   route(app, '/v2/models/:name/infer', {
-    POST: async (request): Promise<V2InferResponse> => {
-      const runner = tokenRunner(findModel(ctx, request, nameParam(request)));
-      return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'));
+    POST: async (request, reply): Promise<V2InferResponse> => {
+      const entry = findModel(ctx, request, nameParam(request));
+      const runner = tokenRunner(entry);
+      ctx.queue?.admit(entry.name, reply);
+      return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'), disconnectSignal(reply));
     },
   });
 

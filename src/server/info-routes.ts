@@ -1,3 +1,4 @@
+import { maskManifestSecrets } from './guard-secrets.js';
 import type { FastifyInstance } from 'fastify';
 import type { V1ModelList } from '../contract/v1.js';
 import type { V2Live, V2Ready, V2ServerMetadata } from '../contract/v2.js';
@@ -55,11 +56,11 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
           .filter(({ entry }) => ctx.registry.inScope(scope).includes(entry))
           .map(({ entry, state }) => ({
             ...state,
-            manifest: {
+            manifest: maskManifestSecrets({
               ...entry.isvc,
               metadata: { ...entry.isvc.metadata, creationTimestamp: entry.isvc.metadata.creationTimestamp ?? ctx.startedAt },
               status: state.status,
-            },
+            }),
           })),
       };
     },

@@ -108,7 +108,7 @@ export class ModelRegistry {
   /** The model `name` within a Host scope; throws `model_not_found` (unknown Host or name) or `invalid_request` (ambiguous). */
   find(scope: HostScope, name: string): ModelEntry {
     if (scope.kind === 'unknown') {
-      throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; served hosts: ${[...this.hosts].join(', ') || 'none'}`);
+      throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; list the services with GET /inferkit/v1/services`);
     }
     const matches = this.inScope(scope).filter((e) => e.name === name);
     if (matches.length === 1) {

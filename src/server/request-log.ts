@@ -9,7 +9,7 @@ export const LOG_BODY_CHARS = 200;
  * (the body holds the input texts). The model always sees the whole body.
  */
 export function requestLogLine(request: FastifyRequest, reply: FastifyReply, model: string): string {
-  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const body = bodyText(request.body);
   const excerpt = body !== undefined && body.length > LOG_BODY_CHARS ? `${body.slice(0, LOG_BODY_CHARS)}… (${body.length} chars)` : body;
   return JSON.stringify({
     time: new Date().toISOString(),
@@ -21,4 +21,16 @@ export function requestLogLine(request: FastifyRequest, reply: FastifyReply, mod
     model: model || undefined,
     body: excerpt,
   });
+}
+
+/** The body as JSON text; a body that cannot be written back (too deep, cyclic) is described instead, so the line is never lost. */
+function bodyText(body: unknown): string | undefined {
+  if (body === undefined) {
+    return undefined;
+  }
+  try {
+    return JSON.stringify(body);
+  } catch (e) {
+    return `(body not shown: ${e instanceof Error ? e.message : 'unserialisable'})`;
+  }
 }

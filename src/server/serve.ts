@@ -11,6 +11,12 @@ import { ModelRegistry, type ModelState } from './model-registry.js';
 import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
+import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
+import { installHostAllowList, isLoopback } from './guard-host.js';
+import { installEncodingGuard } from './guard-encoding.js';
+import { installApiKey } from './guard-auth.js';
+import { wasAborted } from './guard-abort.js';
+import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
 import { toErrorResponse } from './to-error-response.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
@@ -32,6 +38,14 @@ export interface ServeOptions {
   maxWaitMs?: number;
   /** Largest request body in bytes (413 above). @default 10 MiB */
   bodyLimit?: number;
+  /** Deepest nesting of arrays/objects in a request body (400 beyond). @default 64 */
+  maxJsonDepth?: number;
+  /** Timeouts, connection cap and per-model queue limit; each defaults to `DEFAULT_LIMITS` (see README). */
+  limits?: Partial<ServerLimits>;
+  /** Host names accepted besides loopback names, the served hosts, sub-domains of `domain` and the bound host (others: 400, against DNS rebinding). */
+  allowedHosts?: readonly string[];
+  /** Bearer token required on every route but liveness (`/`, `/v2/health/live`); 401 otherwise. Off when unset. */
+  apiKey?: string;
   /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
@@ -64,6 +78,7 @@ export interface RunningServer {
 export async function serve(manifests: readonly InferenceService[], options: ServeOptions = {}): Promise<RunningServer> {
   const domain = options.domain ?? 'example.com';
   const bodyLimit = options.bodyLimit ?? 10 * 1024 * 1024;
+  const limits = resolveLimits(options.limits);
   const metrics = createServerMetrics();
   const registry = new ModelRegistry(manifests, {
     domain,
@@ -79,10 +94,26 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       warn(`warning: service ${e.service}: ${w}`);
     }
   }
-  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap() };
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
-  installJsonParser(app);
+  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel) };
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: checkingInterval(limits), headersTimeout: limits.headersTimeoutMs },
+    // KServe model names may be long (DNS labels, hub ids); the default 100 made them unreachable.
+    routerOptions: { maxParamLength: 1024 },
+  });
+  applyServerLimits(app.server, limits);
+  installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
+  installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
+  installEncodingGuard(app);
+  if (options.apiKey !== undefined) {
+    installApiKey(app, options.apiKey);
+  }
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
@@ -93,6 +124,9 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   registerForecastRoute(app, ctx);
 
   const host = options.host ?? '127.0.0.1';
+  if (options.apiKey === undefined && !isLoopback(host)) {
+    warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key or INFERKIT_API_KEY)`);
+  }
   await app.listen({ port: options.port ?? 8080, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
@@ -120,12 +154,18 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
  * Every body is read as JSON whatever its Content-Type (curl's default form type included); a
  * body that is not JSON is a 400 naming the content type. Fastify's 415 is never answered.
  */
-function installJsonParser(app: FastifyInstance): void {
+function installJsonParser(app: FastifyInstance, maxDepth: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim().length === 0) {
       done(null, undefined);
+      return;
+    }
+    try {
+      assertJsonDepth(text, maxDepth);
+    } catch (e) {
+      done(e as Error, undefined);
       return;
     }
     try {
@@ -140,14 +180,21 @@ function installJsonParser(app: FastifyInstance): void {
 
 function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOptions): void {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  app.addHook('onRequest', async (request) => {
-    ctx.metrics.inFlight.inc({ route: routeLabel(request) });
+  app.addHook('onRequest', async (request, reply) => {
+    const route = routeLabel(request);
+    ctx.metrics.inFlight.inc({ route });
+    // 'close' fires once whether the response was written or the client went away.
+    reply.raw.once('close', () => {
+      ctx.metrics.inFlight.dec({ route });
+      if (wasAborted(reply)) {
+        ctx.metrics.requests.inc({ model: ctx.modelOf.get(request) ?? '', route, status: 'aborted' });
+      }
+    });
   });
   app.addHook('onRequest', async (request) => rejectUnknownHost(ctx, request));
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request);
     const labels = { model: ctx.modelOf.get(request) ?? '', route, status: String(reply.statusCode) };
-    ctx.metrics.inFlight.dec({ route });
     ctx.metrics.requests.inc(labels);
     ctx.metrics.duration.observe(labels, reply.elapsedTime / 1000);
     if (options.logRequests) {
@@ -169,7 +216,7 @@ function rejectUnknownHost(ctx: ServerContext, request: FastifyRequest): void {
   }
   const scope = scopeOf(ctx, request);
   if (scope.kind === 'unknown') {
-    throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; served hosts: ${[...ctx.registry.hosts].join(', ') || 'none'}`);
+    throw new InferkitError('model_not_found', `no InferenceService is served at host "${scope.host}"; list the services with GET /inferkit/v1/services`);
   }
 }
 

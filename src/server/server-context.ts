@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteH
 import { InferkitError } from '../errors.js';
 import { resolveHostScope, type HostScope } from './host-routing.js';
 import type { ModelEntry, ModelRegistry } from './model-registry.js';
+import type { ModelQueue } from './guard-limits.js';
 import type { ServerMetrics } from './server-metrics.js';
 
 /** What every route module needs. */
@@ -16,6 +17,8 @@ export interface ServerContext {
   startedAt: string;
   /** Model label of a request for metrics and logs (set once the route knows the model). */
   modelOf: WeakMap<FastifyRequest, string>;
+  /** Per-model request limit (503 with `Retry-After` beyond it). */
+  queue?: ModelQueue;
 }
 
 /** The Host scope of a request. */

@@ -8,9 +8,9 @@ import type { TokenClassificationModel } from './model-loader.js';
 /** V1/V2 answers of one token-classification model, batched across concurrent requests. */
 export interface TokenRunner {
   /** V1 `:predict`. */
-  predictV1(request: V1PredictRequest): Promise<V1PredictResponse>;
+  predictV1(request: V1PredictRequest, signal?: AbortSignal): Promise<V1PredictResponse>;
   /** V2 `/infer`. */
-  inferV2(request: V2InferRequest): Promise<V2InferResponse>;
+  inferV2(request: V2InferRequest, signal?: AbortSignal): Promise<V2InferResponse>;
   /** The batcher (exposed for metrics and tests). */
   readonly batcher: Batcher<string, number[]>;
 }
@@ -40,16 +40,16 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
   const batcher = new Batcher<string, number[]>((texts) => classIds(texts), options);
   return {
     batcher,
-    async predictV1(request) {
+    async predictV1(request, signal) {
       if (!batcher.enabled || model.v1Scores === true || model.unbatched === true) {
         const out = await model.predictor.predictV1(request);
         options.onBatch?.(request.instances.length, 1);
         return out;
       }
-      const ids = await batcher.submit(request.instances);
+      const ids = await batcher.submit(request.instances, signal);
       return toV1Response(ids);
     },
-    async inferV2(request) {
+    async inferV2(request, signal) {
       const texts = textsFromV2Request(request);
       if (texts.length === 0) {
         // V1's schema refuses empty instances; an empty V2 tensor is the same client mistake.
@@ -60,7 +60,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
         options.onBatch?.(texts.length, 1);
         return out;
       }
-      return toV2Response(name, await batcher.submit(texts), request.id);
+      return toV2Response(name, await batcher.submit(texts, signal), request.id);
     },
   };
 }

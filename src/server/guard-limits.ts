@@ -1,0 +1,87 @@
+import type { Server } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { InferkitError } from '../errors.js';
+
+/** Connection and request limits of the server (see `src/server/README.md`). */
+export interface ServerLimits {
+  /** Longest time (ms) to receive a whole request, headers and body; the connection is cut beyond (408). @default 30000 */
+  requestTimeoutMs: number;
+  /** Longest time (ms) to receive the request headers. @default 10000 */
+  headersTimeoutMs: number;
+  /** Longest idle time (ms) of a connection with no request in progress. @default 5000 (Node's keep-alive) */
+  keepAliveTimeoutMs: number;
+  /** Most open connections; further ones are closed at once. @default 1024 */
+  maxConnections: number;
+  /** Most requests one model holds (running or waiting); beyond it 503 with `Retry-After`. @default 256 */
+  maxQueuePerModel: number;
+}
+
+/** The defaults documented in `src/server/README.md`. */
+export const DEFAULT_LIMITS: ServerLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
+  maxQueuePerModel: 256,
+};
+
+/** `DEFAULT_LIMITS` with the given ones; every value must be a positive number. */
+export function resolveLimits(given: Partial<ServerLimits> = {}): ServerLimits {
+  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+  for (const [k, v] of Object.entries(limits)) {
+    if (typeof v !== 'number' || !(v > 0)) {
+      throw new InferkitError('config', `server option ${k} must be a positive number, got ${String(v)}`);
+    }
+  }
+  return limits;
+}
+
+/**
+ * How often Node checks the request and header timeouts: often enough that a timeout is kept
+ * to within a quarter of itself (Node's default check runs only every 30 s).
+ */
+export function checkingInterval(limits: ServerLimits): number {
+  return Math.max(50, Math.min(1000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4)));
+}
+
+/** Applies the header timeout, keep-alive timeout and connection cap to the HTTP server. */
+export function applyServerLimits(server: Server, limits: ServerLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+}
+
+/** Per-model count of admitted requests (running or waiting for a batch). */
+export class ModelQueue {
+  private readonly held = new Map<string, number>();
+
+  constructor(private readonly limit: number) {}
+
+  /**
+   * Admits a request for `model`, or throws `model_not_ready` (503) with `Retry-After: 1` when the
+   * model already holds `limit` requests. The slot is released when the response ends or the
+   * client goes away.
+   */
+  admit(model: string, reply: FastifyReply): void {
+    const n = this.held.get(model) ?? 0;
+    if (n >= this.limit) {
+      reply.header('retry-after', '1');
+      throw new InferkitError('model_not_ready', `model "${model}" is busy: ${n} requests are queued (limit ${this.limit}); retry later`);
+    }
+    this.held.set(model, n + 1);
+    let released = false;
+    const release = (): void => {
+      if (!released) {
+        released = true;
+        this.held.set(model, (this.held.get(model) ?? 1) - 1);
+      }
+    };
+    reply.raw.once('close', release);
+  }
+
+  /** Requests `model` holds now. */
+  size(model: string): number {
+    return this.held.get(model) ?? 0;
+  }
+}
