@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { envIngress, envVar } from '../config.js';
+import { envApiKey, envIngress, envVar } from '../config.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError, isInferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
@@ -17,6 +17,26 @@ export interface ServeCommandOptions {
   maxWaitMs?: string;
   bodyLimit?: string;
   logRequests?: boolean;
+  apiKey?: string;
+  allowedHost?: string[];
+  requestTimeout?: string;
+  headersTimeout?: string;
+  keepAliveTimeout?: string;
+  maxConnections?: string;
+  maxQueue?: string;
+  maxJsonDepth?: string;
+}
+
+/** Only the limits given on the command line; the server fills in its documented defaults. */
+function limitOptions(opts: ServeCommandOptions): Record<string, number> {
+  const given: Array<[string, number | undefined]> = [
+    ['requestTimeoutMs', intOption(opts.requestTimeout, 'request-timeout', 1)],
+    ['headersTimeoutMs', intOption(opts.headersTimeout, 'headers-timeout', 1)],
+    ['keepAliveTimeoutMs', intOption(opts.keepAliveTimeout, 'keep-alive-timeout', 1)],
+    ['maxConnections', intOption(opts.maxConnections, 'max-connections', 1)],
+    ['maxQueuePerModel', intOption(opts.maxQueue, 'max-queue', 1)],
+  ];
+  return Object.fromEntries(given.filter((e): e is [string, number] => e[1] !== undefined));
 }
 
 function intOption(value: string | undefined, name: string, min: number): number | undefined {
@@ -74,6 +94,10 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     maxWaitMs: intOption(opts.maxWaitMs, 'max-wait-ms', 0),
     bodyLimit: intOption(opts.bodyLimit, 'body-limit', 1),
     logRequests: opts.logRequests === true,
+    limits: limitOptions(opts),
+    maxJsonDepth: intOption(opts.maxJsonDepth, 'max-json-depth', 1),
+    allowedHosts: opts.allowedHost ?? [],
+    apiKey: opts.apiKey ?? envApiKey(),
     log: (line) => console.error(line),
     loaders: defaultLoaders(hubOptionsFromEnv()),
   });
@@ -134,6 +158,14 @@ export function registerServeCommand(program: Command): void {
     .option('--max-wait-ms <ms>', 'longest wait for requests to join a batch; 0 disables batching', '2')
     .option('--body-limit <bytes>', 'largest request body (413 above)', String(10 * 1024 * 1024))
     .option('--log-requests', 'log each request with a truncated body (input texts included)', false)
+    .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every route but liveness (default $INFERKIT_API_KEY)')
+    .option('--allowed-host <host>', 'also accept this Host header (repeatable; loopback names and served hosts always are)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--request-timeout <ms>', 'longest time to receive a whole request (default 30000)')
+    .option('--headers-timeout <ms>', 'longest time to receive the request headers (default 10000)')
+    .option('--keep-alive-timeout <ms>', 'how long an idle keep-alive connection stays open (default 5000)')
+    .option('--max-connections <n>', 'most open connections; more are refused (default 1024)')
+    .option('--max-queue <n>', 'most requests waiting per model; beyond it 503 with Retry-After (default 256)')
+    .option('--max-json-depth <n>', 'deepest JSON nesting accepted; deeper is a 400 (default 64)')
     .action(async (files: string[], opts: ServeCommandOptions) => {
       await runServe(files, opts);
     });

@@ -21,7 +21,6 @@ afterEach(async () => {
   }
 });
 
-
 describe('inferkit serve (child process)', () => {
   it('serves the two examples on a free port, answers V1 and forecast by Host, and exits 0 on SIGINT', async () => {
     cache = await mkdtemp(join(tmpdir(), 'inferkit-serve-cli-'));
@@ -59,5 +58,28 @@ describe('inferkit serve (child process)', () => {
     proc.kill('SIGINT');
     const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000))]);
     expect(code, failure('exit after SIGINT')).toBe(0);
+  }, 75_000);
+
+  it('--api-key and --allowed-host reach the server: no key is a 401, the key passes, liveness stays open, a foreign Host is refused unless allowed', async () => {
+    const proc = spawn(TSX, [MAIN, 'serve', 'examples/forecast.yaml', '--port', '0', '--api-key', 'k-test-123', '--allowed-host', 'models.lan', '--max-json-depth', '8'], {
+      env: { ...process.env, INFERKIT_API_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    const output = { text: '' };
+    proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    await waitForText(proc, output, /models loaded:/, 30_000);
+    const host = 'chronos-forecast.forecasting.example.com';
+    const body = { model: 'chronos-bolt', inputs: [{ type: 'univariate_time_series', name: 's', series: [1, 2, 3, 1, 2, 3], frequency: 'D' }], options: { horizon: 2 } };
+    const key = { authorization: 'Bearer k-test-123' };
+
+    expect((await http(url, '/v1/timeseries/forecast', { headers: { host }, body })).status).toBe(401);
+    expect((await http(url, '/v1/timeseries/forecast', { headers: { host, ...key }, body })).status).toBe(200);
+    expect((await http(url, '/v2/health/live', { headers: { host } })).status).toBe(200);
+    expect((await http(url, '/v2/health/ready', { headers: { host: 'evil.example.net', ...key } })).status).toBe(400);
+    expect((await http(url, '/inferkit/v1/services', { headers: { host: 'models.lan', ...key } })).status).toBe(200);
+    const deep = { ...body, metadata: JSON.parse('{"a":'.repeat(20) + '1' + '}'.repeat(20)) as unknown };
+    expect((await http(url, '/v1/timeseries/forecast', { headers: { host, ...key }, body: deep })).status).toBe(400);
   }, 75_000);
 });
