@@ -5,6 +5,9 @@ import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError, isInferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
 import { parseManifest } from '../manifest/validate-manifest.js';
+// Constants only (no server, no onnxruntime): the help shows the server's own defaults.
+import { DEFAULT_MAX_JSON_DEPTH } from '../server/guard-json-depth.js';
+import { DEFAULT_LIMITS } from '../server/guard-limits.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 
@@ -160,12 +163,12 @@ export function registerServeCommand(program: Command): void {
     .option('--log-requests', 'log each request with a truncated body (input texts included)', false)
     .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every route but liveness (default $INFERKIT_API_KEY)')
     .option('--allowed-host <host>', 'also accept this Host header (repeatable; loopback names and served hosts always are)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--request-timeout <ms>', 'longest time to receive a whole request (default 30000)')
-    .option('--headers-timeout <ms>', 'longest time to receive the request headers (default 10000)')
-    .option('--keep-alive-timeout <ms>', 'how long an idle keep-alive connection stays open (default 5000)')
-    .option('--max-connections <n>', 'most open connections; more are refused (default 1024)')
-    .option('--max-queue <n>', 'most requests waiting per model; beyond it 503 with Retry-After (default 256)')
-    .option('--max-json-depth <n>', 'deepest JSON nesting accepted; deeper is a 400 (default 64)')
+    .option('--request-timeout <ms>', `longest time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs})`)
+    .option('--headers-timeout <ms>', `longest time to receive the request headers (default ${DEFAULT_LIMITS.headersTimeoutMs})`)
+    .option('--keep-alive-timeout <ms>', `how long an idle keep-alive connection stays open (default ${DEFAULT_LIMITS.keepAliveTimeoutMs})`)
+    .option('--max-connections <n>', `most open connections; more are refused (default ${DEFAULT_LIMITS.maxConnections})`)
+    .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
+    .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)
     .action(async (files: string[], opts: ServeCommandOptions) => {
       await runServe(files, opts);
     });
