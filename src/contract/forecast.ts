@@ -72,12 +72,23 @@ export const TimeSeriesInputSchema = z
 /** A validated forecast input. */
 export type TimeSeriesInput = z.output<typeof TimeSeriesInputSchema>;
 
-/** Forecast options: `horizon` steps, optional quantile levels in (0, 1). Extra fields are kept. */
+/**
+ * How steps beyond a model's native horizon are forecast (inferkit extension, `options.rollout`):
+ * `quantiles` = every quantile path is appended to the context and the pooled forecasts are reduced
+ * back to the model's levels (the Chronos-Bolt pipeline's way); `median` = only the point path is
+ * appended (cheaper: 1 series per step instead of one per level).
+ */
+export const ForecastRolloutSchema = z.enum(['quantiles', 'median'], { message: 'expected rollout "quantiles" or "median"' });
+/** A rollout mode. */
+export type ForecastRollout = z.output<typeof ForecastRolloutSchema>;
+
+/** Forecast options: `horizon` steps, optional quantile levels in (0, 1), optional `rollout`. Extra fields are kept. */
 export const ForecastOptionsSchema = z.looseObject({
   horizon: z.number().int('expected an integer horizon').positive('expected a positive horizon'),
   quantiles: z
     .array(z.number().gt(0, 'expected a quantile level in (0, 1)').lt(1, 'expected a quantile level in (0, 1)'))
     .optional(),
+  rollout: ForecastRolloutSchema.optional(),
 });
 /** Validated forecast options. */
 export type ForecastOptions = z.output<typeof ForecastOptionsSchema>;

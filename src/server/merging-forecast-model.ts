@@ -57,6 +57,7 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
     quantiles: model.quantiles,
     ...(model.patchSize !== undefined ? { patchSize: model.patchSize } : {}),
     ...(model.contextLength !== undefined ? { contextLength: model.contextLength } : {}),
+    ...(model.rollout !== undefined ? { rollout: model.rollout } : {}),
     async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
       const batcher = batcherFor(horizon, opts.frequencies !== undefined);
       if (!batcher.enabled || batch.length === 0) {

@@ -51,9 +51,9 @@ const uni = (name: string, series: Array<number | null>, extra: Record<string, u
   ({ type: 'univariate_time_series', name, series, frequency: 'D', ...extra }) as const;
 
 describe('forecast (through the rule ONNX fixture)', () => {
-  it('rolls out beyond the native horizon on the median and interpolates any quantile level', async () => {
+  it('rolls out beyond the native horizon on the median with options.rollout "median" and interpolates any quantile level', async () => {
     const series = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-    const res = await fc.forecast({ model: 'bolt-rule', inputs: [uni('a', series)], options: { horizon: 8, quantiles: [0.1, 0.25, 0.05, 0.5, 0.95] } });
+    const res = await fc.forecast({ model: 'bolt-rule', inputs: [uni('a', series)], options: { horizon: 8, quantiles: [0.1, 0.25, 0.05, 0.5, 0.95], rollout: 'median' } });
     expect(ForecastResponseSchema.safeParse(res).success).toBe(true);
     const [content] = res.outputs[0].content;
     const close = (got: unknown, want: number[]) => (got as number[]).forEach((v, h) => expect(v).toBeCloseTo(want[h], 4));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiError, ForecastOutput, ForecastRequest, ForecastResponse, TimeSeriesForecast, TimeSeriesInput } from '../../contract/forecast.js';
+import type { ApiError, ForecastOutput, ForecastRequest, ForecastRollout, ForecastResponse, TimeSeriesForecast, TimeSeriesInput } from '../../contract/forecast.js';
 import type { Frequency } from '../../contract/enums.js';
 import { InferkitError, ValidationError } from '../../errors.js';
 import type { ForecastModel } from '../../runtime/forecast/forecast-model.js';
@@ -15,6 +15,11 @@ export const DEFAULT_START_TIMESTAMP = '1970-01-01T00:00:00Z';
 export interface ForecastCallOptions {
   /** Longest horizon accepted. @default min(10 × model.nativeHorizon, 10 000) */
   maxHorizon?: number;
+  /**
+   * Rollout beyond the model's native horizon when the request has no `options.rollout`.
+   * @default model.rollout ('quantiles' for Chronos-Bolt), else 'median'
+   */
+  rollout?: ForecastRollout;
   /** Cancels the model calls. */
   signal?: AbortSignal;
 }
@@ -29,9 +34,11 @@ const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_time
  *   (param `model`); horizon > `maxHorizon` → ValidationError (param `options.horizon`).
  * - Every variable of every input is one series of one batch (multivariate inputs are forecast
  *   variable by variable and reassembled time first). Horizons beyond the native length are
- *   rolled out on the median; quantile levels are interpolated (clamped beyond the model's outer
- *   levels); keys are `String(level)` of the parsed number (`0.10` in JSON becomes `"0.1"`).
- *   `mean_forecast` is the model's mean, else its median. No `options.quantiles` → no map.
+ *   rolled out (the request's `options.rollout`, else this call's `rollout`, else the model's: all
+ *   quantile paths for Chronos-Bolt, see predictHorizon); quantile levels are read from the sorted
+ *   model values and interpolated (clamped beyond the model's outer levels); keys are
+ *   `String(level)` of the parsed number (`0.10` in JSON becomes `"0.1"`). `mean_forecast` is the
+ *   model's mean, else its raw 0.5 output (see medianPath). No `options.quantiles` → no map.
  * - An input with a variable that has no observed value fails alone (`invalid_series`, param
  *   `inputs[i].series`); non-finite model output fails that input (`model_error`). Some failed →
  *   top-level `partial`; all failed → `error` with the first failure's error. Failed outputs have
@@ -63,7 +70,7 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
     batch.push(...p.variables);
     frequencies.push(...p.variables.map(() => p.input.frequency));
   }
-  const result = batch.length > 0 ? await predictHorizon(model, batch, horizon, { frequencies, signal: options.signal }) : undefined;
+  const result = batch.length > 0 ? await predictHorizon(model, batch, horizon, { frequencies, signal: options.signal, rollout: request.options.rollout ?? options.rollout }) : undefined;
   const patch = model.patchSize ?? 1;
   let prompt = 0;
   let completion = 0;

@@ -24,4 +24,10 @@ describe('interpolateQuantiles', () => {
     expect(Array.from(medianPath(levels, values, 2))).toEqual([10, 6]);
     expect(Array.from(medianPath([0.4, 0.6], Float32Array.from([1, 3]), 1))).toEqual([2]);
   });
+
+  it('takes the raw 0.5 output when quantiles cross (the pipeline\'s mean), while the map stays sorted', () => {
+    const crossed = Float32Array.from([9, 0, 1, 2, 5, 4]); // level-major, horizon 2: step 0 crosses (9, 1, 5), step 1 (0, 2, 4) does not
+    expect(Array.from(medianPath(levels, crossed, 2))).toEqual([1, 2]);
+    expect(Array.from(interpolateQuantiles(levels, crossed, 2, [0.5])[0])).toEqual([5, 2]);
+  });
 });

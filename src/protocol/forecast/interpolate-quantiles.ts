@@ -22,8 +22,17 @@ export function interpolateQuantiles(levels: readonly number[], values: Float32A
   return out;
 }
 
-/** The median path (level 0.5, interpolated when the model has no 0.5 level), as float32. */
+/**
+ * The point path reported as `mean_forecast` when a model has no mean, and appended by the median
+ * rollout: the model's own 0.5 output as it came (not re-sorted when its quantiles cross — what the
+ * Chronos-Bolt pipeline reports as its mean), or, for a model without a 0.5 level, level 0.5
+ * interpolated from the sorted values. As float32.
+ */
 export function medianPath(levels: readonly number[], values: Float32Array, horizon: number): Float32Array {
+  const k = levels.indexOf(0.5);
+  if (k >= 0) {
+    return values.slice(k * horizon, (k + 1) * horizon);
+  }
   return Float32Array.from(interpolateQuantiles(levels, values, horizon, [0.5])[0]);
 }
 

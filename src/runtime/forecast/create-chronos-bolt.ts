@@ -1,3 +1,4 @@
+import type { ForecastRollout } from '../../contract/forecast.js';
 import { InferkitError } from '../../errors.js';
 import { createSession, float32Tensor, type OrtSession, type SessionOptions } from '../ort.js';
 import type { ChronosConfig } from './chronos-config.js';
@@ -14,6 +15,13 @@ export interface ChronosBoltOptions {
   groupByLength?: boolean;
   /** ONNX Runtime session options (threads, execution provider). */
   session?: SessionOptions;
+  /**
+   * Rollout beyond `prediction_length`: `quantiles` rolls out every quantile path and reduces the
+   * pooled forecasts to the model's levels, as the official ChronosBoltPipeline (each step after
+   * the first runs `levels` × the series); `median` appends only the 0.5 path (cheaper, narrower
+   * intervals later on). A request's `options.rollout` overrides it. @default 'quantiles'
+   */
+  rollout?: ForecastRollout;
 }
 
 /**
@@ -48,6 +56,7 @@ export async function createChronosBolt(
     quantiles: levels,
     patchSize: config.input_patch_size,
     contextLength: config.context_length,
+    rollout: options.rollout ?? 'quantiles',
     async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
       if (!live) {
         throw new InferkitError('model_not_ready', `model "${options.name}" was disposed`);

@@ -1,4 +1,5 @@
 import type { Frequency } from '../../contract/enums.js';
+import type { ForecastRollout } from '../../contract/forecast.js';
 
 /** Per-call options of {@link ForecastModel.predict}. */
 export interface PredictOptions {
@@ -25,7 +26,7 @@ export interface ModelForecast {
 /**
  * A forecasting model in the kernel: one interface for Chronos-Bolt ONNX and the offline
  * baselines. Series are Float32Arrays with NaN for missing values; `predict` answers at most
- * `nativeHorizon` steps (the protocol rolls out longer horizons on the median).
+ * `nativeHorizon` steps (the protocol rolls out longer horizons, see `rollout`).
  */
 export interface ForecastModel {
   /** Name requests are checked against. */
@@ -38,6 +39,12 @@ export interface ForecastModel {
   readonly patchSize?: number;
   /** Longest context the model reads; longer series are cut to their most recent part. */
   readonly contextLength?: number;
+  /**
+   * How the protocol forecasts beyond `nativeHorizon` unless a call asks otherwise: `quantiles`
+   * (every quantile path, pooled and reduced; Chronos-Bolt's default) or `median` (the point path).
+   * Absent = `median`.
+   */
+  readonly rollout?: ForecastRollout;
   /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */
