@@ -25,6 +25,11 @@ export interface RuleForecasterOptions {
  * `m_b` is one float32 addition (exact for small integers and halves).
  */
 export function buildRuleForecaster(opts: RuleForecasterOptions): Uint8Array {
+  return ruleForecasterGraph(opts).toBytes();
+}
+
+/** {@link buildRuleForecaster}'s graph, unserialised (e.g. for `toExternalData`). */
+export function ruleForecasterGraph(opts: RuleForecasterOptions): OnnxGraphBuilder {
   const { predictionLength: H, quantiles } = opts;
   const Q = quantiles.length;
   checkPositive({ predictionLength: H, quantiles: Q });
@@ -48,7 +53,7 @@ export function buildRuleForecaster(opts: RuleForecasterOptions): Uint8Array {
   const m3 = g.op('Unsqueeze', [mean, g.int64Vector([2])]);
   g.op('Add', [m3, g.float32('offsets', table, [Q, H])], {}, 'quantile_preds');
   g.output('quantile_preds', 'float32', ['batch', Q, H]);
-  return g.toBytes();
+  return g;
 }
 
 /** Options of {@link buildChronosBoltLike}; Chronos-Bolt-small is dModel 512, 6 layers, 8 heads, dFF 2048, patch 16, context 2048, horizon 64, 9 quantiles. */
@@ -87,6 +92,11 @@ export interface ChronosBoltLikeOptions {
  * An all-NaN row gives finite values near 0.
  */
 export function buildChronosBoltLike(opts: ChronosBoltLikeOptions): Uint8Array {
+  return chronosBoltLikeGraph(opts).toBytes();
+}
+
+/** {@link buildChronosBoltLike}'s graph, unserialised (e.g. for `toExternalData`). */
+export function chronosBoltLikeGraph(opts: ChronosBoltLikeOptions): OnnxGraphBuilder {
   const P = opts.patchSize ?? 16;
   const dModel = opts.dModel ?? 64;
   const layers = opts.layers ?? 2;
@@ -133,7 +143,7 @@ export function buildChronosBoltLike(opts: ChronosBoltLikeOptions): Uint8Array {
   const mean3 = g.op('Unsqueeze', [mean, g.int64Vector([2])]);
   g.op('Add', [g.op('Mul', [shaped, scale3]), mean3], {}, 'quantile_preds');
   g.output('quantile_preds', 'float32', ['batch', Q, H]);
-  return g.toBytes();
+  return g;
 }
 
 /** `x0` = context with NaN → 0; `keep` = 1 where present, 0 where NaN (float32). */

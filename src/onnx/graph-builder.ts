@@ -147,15 +147,47 @@ export class OnnxGraphBuilder {
     return this.node(opType, inputs, attributes, output === undefined ? 1 : [output])[0];
   }
 
-  /** Serialises the model (ModelProto) to bytes. */
+  /** Serialises the model (ModelProto) to bytes, every weight inside. */
   toBytes(): Uint8Array {
+    return this.encode(undefined);
+  }
+
+  /**
+   * Serialises the model with its weights as ONNX external data, as exporters write large models:
+   * every initializer of at least `minBytes` goes to the returned `data` (each at a 64-byte aligned
+   * offset) and the graph's tensor records `location` (the data file's path relative to the graph
+   * file, e.g. `model.onnx.data`), `offset` and `length`. Write `data` at that path beside the graph
+   * and open the graph by its path. @param minBytes @default 1024
+   */
+  toExternalData(location: string, minBytes = 1024): { model: Uint8Array; data: Uint8Array } {
+    const placed = new Map<string, { offset: number; length: number }>();
+    let size = 0;
+    for (const [name, tensor] of this.initializers) {
+      if (tensor.data.byteLength >= minBytes) {
+        size = Math.ceil(size / 64) * 64;
+        placed.set(name, { offset: size, length: tensor.data.byteLength });
+        size += tensor.data.byteLength;
+      }
+    }
+    const data = new Uint8Array(size);
+    for (const [name, at] of placed) {
+      data.set(littleEndianBytes((this.initializers.get(name) as OnnxTensor).data), at.offset);
+    }
+    const place = (name: string): ExternalPlace | undefined => {
+      const at = placed.get(name);
+      return at && { location, ...at };
+    };
+    return { model: this.encode(place), data };
+  }
+
+  private encode(external: ((name: string) => ExternalPlace | undefined) | undefined): Uint8Array {
     const graph = new ProtoWriter();
     for (const node of this.nodes) {
       graph.message(1, encodeNode(node));
     }
     graph.string(2, this.options.name ?? 'inferkit');
     for (const [name, tensor] of this.initializers) {
-      graph.message(5, encodeTensor(tensor, name));
+      graph.message(5, encodeTensor(tensor, name, external?.(name)));
     }
     for (const value of this.inputs) {
       graph.message(11, encodeValueInfo(value));
@@ -199,12 +231,26 @@ export class OnnxGraphBuilder {
   }
 }
 
-function encodeTensor(tensor: OnnxTensor, name: string): ProtoWriter {
+/** Where an external tensor's bytes are: file relative to the graph, byte offset and length. */
+interface ExternalPlace {
+  location: string;
+  offset: number;
+  length: number;
+}
+
+// TensorProto: dims=1, data_type=2, name=8, raw_data=9, external_data=13 (key=1, value=2), data_location=14 (1 = EXTERNAL).
+function encodeTensor(tensor: OnnxTensor, name: string, external?: ExternalPlace): ProtoWriter {
   const w = new ProtoWriter().packedVarints(1, tensor.dims).varint(2, ELEMENT_TYPE_CODE[tensor.type]);
   if (name) {
     w.string(8, name);
   }
-  return w.bytes(9, littleEndianBytes(tensor.data));
+  if (external === undefined) {
+    return w.bytes(9, littleEndianBytes(tensor.data));
+  }
+  for (const [key, value] of [['location', external.location], ['offset', String(external.offset)], ['length', String(external.length)]]) {
+    w.message(13, new ProtoWriter().string(1, key).string(2, value));
+  }
+  return w.varint(14, 1);
 }
 
 function encodeNode(node: NodeSpec): ProtoWriter {

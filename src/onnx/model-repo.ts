@@ -2,7 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildBertTokenClassifier, type BertTokenClassifierOptions } from './bert-token-classifier.js';
 import { bertTokenizerJson, type JsonValue } from './bert-tokenizer-json.js';
-import { buildChronosBoltLike, buildRuleForecaster } from './chronos-bolt.js';
+import { chronosBoltLikeGraph, ruleForecasterGraph } from './chronos-bolt.js';
 import { BERT_SPECIAL_TOKENS, CONLL_LABELS, nerFixtureLabelTable, nerFixtureVocab } from './ner-fixture-vocab.js';
 
 /** Options of {@link writeTokenClassifierRepo}. */
@@ -119,11 +119,16 @@ export interface ChronosFixtureRepoOptions {
   heads?: number;
   dFF?: number;
   seed?: number;
+  /**
+   * Keep the weights (initializers of ≥ 1 KiB) in `onnx/model.onnx.data` beside the graph, as
+   * `torch.onnx.export(..., dynamo=True)` writes real Chronos-Bolt exports. @default false
+   */
+  externalData?: boolean;
 }
 
 /**
  * Writes a Chronos-Bolt-style forecasting repo into `dir` (replacing it): `config.json` with
- * `chronos_config` and `onnx/model.onnx`. Returns the written paths, relative, sorted.
+ * `chronos_config` and `onnx/model.onnx` (plus `onnx/model.onnx.data` with `externalData`). Returns the written paths, relative, sorted.
  */
 export async function writeChronosFixtureRepo(dir: string, opts: ChronosFixtureRepoOptions = {}): Promise<string[]> {
   const kind = opts.kind ?? 'rule';
@@ -135,10 +140,18 @@ export async function writeChronosFixtureRepo(dir: string, opts: ChronosFixtureR
   const layers = opts.layers ?? 2;
   const heads = opts.heads ?? 4;
   const dFF = opts.dFF ?? 4 * dModel;
-  const onnx =
+  const graph =
     kind === 'rule'
-      ? buildRuleForecaster({ predictionLength, quantiles, offsets: opts.offsets, trend: opts.trend })
-      : buildChronosBoltLike({ contextLength, predictionLength, quantiles, patchSize, dModel, layers, heads, dFF, seed: opts.seed });
+      ? ruleForecasterGraph({ predictionLength, quantiles, offsets: opts.offsets, trend: opts.trend })
+      : chronosBoltLikeGraph({ contextLength, predictionLength, quantiles, patchSize, dModel, layers, heads, dFF, seed: opts.seed });
+  const onnx: Record<string, Uint8Array> = {};
+  if (opts.externalData) {
+    const { model, data } = graph.toExternalData('model.onnx.data');
+    onnx['onnx/model.onnx'] = model;
+    onnx['onnx/model.onnx.data'] = data;
+  } else {
+    onnx['onnx/model.onnx'] = graph.toBytes();
+  }
   const config = {
     architectures: ['ChronosBoltModelForForecasting'],
     model_type: 't5',
@@ -157,7 +170,7 @@ export async function writeChronosFixtureRepo(dir: string, opts: ChronosFixtureR
     d_ff: dFF,
     inferkit_fixture: kind,
   };
-  return writeRepoAtomically(dir, { 'config.json': json(config), 'onnx/model.onnx': onnx });
+  return writeRepoAtomically(dir, { 'config.json': json(config), ...onnx });
 }
 
 function json(value: { [key: string]: JsonValue }): string {

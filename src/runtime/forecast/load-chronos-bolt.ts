@@ -3,8 +3,8 @@ import { basename } from 'node:path';
 import { InferkitError } from '../../errors.js';
 import { FORECAST_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
-import { resolveModel } from '../../hub/resolve-model.js';
 import type { ResolveModelOptions } from '../../hub/types.js';
+import { resolveOnnxModel } from '../resolve-onnx-model.js';
 import { ChronosModelConfigSchema } from './chronos-config.js';
 import { createChronosBolt, type ChronosBoltOptions } from './create-chronos-bolt.js';
 import type { ForecastModel } from './forecast-model.js';
@@ -18,7 +18,8 @@ export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<Resolve
 /**
  * Loads a Chronos-Bolt ONNX model from a local folder (`./models/bolt`, `/abs/path`) or a hub id
  * (`org/name`, `hf://org/name@rev`): reads `config.json` → `chronos_config` and
- * `onnx/model.onnx` (or `model.onnx`). Errors: `model_load_failed` for a bad config or graph,
+ * `onnx/model.onnx` (or `model.onnx`) with the external-data files its graph names (real exports
+ * keep their weights in `onnx/model.onnx.data`; fetched from the hub too). Errors: `model_load_failed` for a bad config or graph,
  * and the hub's codes (`not_cached`, `unauthorized`, `model_not_found`, …) from `resolveModel`.
  */
 export async function loadChronosBolt(source: string, options: LoadChronosBoltOptions = {}): Promise<ForecastModel> {
@@ -26,10 +27,12 @@ export async function loadChronosBolt(source: string, options: LoadChronosBoltOp
   if (ref.kind === 'hub' && options.cacheDir === undefined) {
     throw new InferkitError('config', `loading "${source}" from the hub needs a cacheDir (e.g. from hubOptionsFromEnv())`);
   }
-  const resolved = await resolveModel(source, { ...options, cacheDir: options.cacheDir ?? '', files: FORECAST_FILES });
+  const { resolved, graphPath: modelPath } = await resolveOnnxModel(source, FORECAST_FILES, ['onnx/model.onnx', 'model.onnx'], {
+    ...options,
+    cacheDir: options.cacheDir ?? '',
+  });
   const configPath = resolved.files['config.json'];
-  const modelPath = resolved.files['onnx/model.onnx'] ?? resolved.files['model.onnx'];
-  if (configPath === undefined || modelPath === undefined) {
+  if (configPath === undefined) {
     throw new InferkitError('model_load_failed', `${source}: expected config.json and onnx/model.onnx (or model.onnx)`);
   }
   let raw: unknown;
