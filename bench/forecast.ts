@@ -58,7 +58,7 @@ function makeSeries(n: number, len: number, seed = 0): Float32Array[] {
   return Array.from({ length: n }, (_, i) => Float32Array.from({ length: len }, (_, t) => 100 + 10 * Math.sin((t + i + seed) / 7) + ((t * 7919 + i) % 13)));
 }
 
-/** Raw path: same chunks, `session.run`, median appended for the rollout. */
+/** Raw path: same chunks, `session.run`, median appended for the rollout (the request asks for `rollout: "median"`; bench/rollout.ts times the default all-quantile rollout). */
 async function rawForecast(session: OrtSession, series: Float32Array[], horizon: number, batchSize: number): Promise<void> {
   const H = BOLT_SMALL.predictionLength;
   for (let start = 0; start < series.length; start += batchSize) {
@@ -86,7 +86,7 @@ function request(series: Float32Array[], horizon: number): ForecastRequest {
   return {
     model: 'bench',
     inputs: series.map((s, i) => ({ type: 'univariate_time_series', name: `s${i}`, series: Array.from(s), frequency: 'hour', start_timestamp: '2024-01-01T00:00:00Z' })),
-    options: { horizon, quantiles: [0.1, 0.5, 0.9] },
+    options: { horizon, quantiles: [0.1, 0.5, 0.9], rollout: 'median' }, // as rawForecast: the median rollout
   };
 }
 
