@@ -78,6 +78,8 @@ export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
 
 // Protocol semantics (shared by the kernel and the server)
 export { forecast } from './protocol/forecast/forecast.js';
+export { ForecastRolloutSchema } from './contract/forecast.js';
+export type { ForecastRollout } from './contract/forecast.js';
 export { localForecaster } from './protocol/forecast/local-forecaster.js';
 export { errorResponse, toApiError } from './protocol/forecast/error-response.js';
 export { advanceTimestamp } from './protocol/forecast/advance-timestamp.js';
