@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SCRIPT = join(import.meta.dirname, '..', '..', 'scripts', 'export-chronos-bolt.py');
+const RECORDER = join(import.meta.dirname, '..', '..', 'scripts', 'record-chronos-bolt-conformance.py');
 const python = (args: string[]) => spawnSync('python3', args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
 const hasPython = python(['--version']).status === 0;
 const hasTorch = hasPython && python(['-c', 'import torch, chronos']).status === 0;
@@ -16,6 +17,13 @@ describe('scripts/export-chronos-bolt.py', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/model\s+hub id \(amazon\/chronos-bolt-small\) or local folder/);
     expect(help.stdout).toMatch(/--check/);
+  });
+
+  it.skipIf(!hasPython)('has a conformance recorder that is valid Python and documents its arguments', () => {
+    expect(python(['-c', `import ast, sys; ast.parse(open(sys.argv[1]).read())`, RECORDER]).status).toBe(0);
+    const help = python([RECORDER, '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/model\s+hub id or local folder of a Chronos-Bolt model/);
   });
 
   it.skipIf(!hasPython || hasTorch)('says which packages to install when PyTorch or chronos-forecasting is missing, and writes nothing', () => {
