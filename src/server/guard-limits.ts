@@ -14,6 +14,8 @@ export interface ServerLimits {
   maxConnections: number;
   /** Most requests one model holds (running or waiting); beyond it 503 with `Retry-After`. @default 256 */
   maxQueuePerModel: number;
+  /** Longest wait (ms) on close for in-flight requests; connections still open after it are cut. @default 10000 */
+  shutdownTimeoutMs: number;
 }
 
 /** The defaults documented in `src/server/README.md`. */
@@ -23,6 +25,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1024,
   maxQueuePerModel: 256,
+  shutdownTimeoutMs: 10_000,
 };
 
 /** `DEFAULT_LIMITS` with the given ones; every value must be a positive number. */

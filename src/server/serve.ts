@@ -18,6 +18,8 @@ import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
 import { toErrorResponse } from './to-error-response.js';
+import { installGracefulClose } from './graceful-close.js';
+import { listenOn } from './listen.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
 export const SERVER_VERSION = '0.1.0';
@@ -58,7 +60,11 @@ export interface RunningServer {
   url: string;
   port: number;
   host: string;
-  /** Stops accepting connections, lets in-flight requests finish, then releases the models. Idempotent. */
+  /**
+   * Stops accepting connections, closes idle keep-alive ones, lets in-flight requests finish (their
+   * answers carry `Connection: close`; connections still open after `limits.shutdownTimeoutMs` are
+   * cut), then releases the models. Idempotent.
+   */
   close(): Promise<void>;
   /** Every served model's state, in manifest order. */
   models(): ModelState[];
@@ -107,6 +113,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     routerOptions: { maxParamLength: 1024 },
   });
   applyServerLimits(app.server, limits);
+  const close = installGracefulClose(app, limits.shutdownTimeoutMs, () => registry.close());
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
@@ -127,12 +134,9 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   if (options.apiKey === undefined && !isLoopback(host)) {
     warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key or INFERKIT_API_KEY)`);
   }
-  await app.listen({ port: options.port ?? 8080, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
+  const port = await listenOn(app, host, options.port ?? 8080);
   registry.start(options.loaders ?? defaultLoaders());
 
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
@@ -143,10 +147,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       await registry.settled();
       return registry.states();
     },
-    close: () => {
-      closing ??= app.close().then(() => registry.close());
-      return closing;
-    },
+    close,
   };
 }
 
