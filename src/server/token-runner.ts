@@ -42,7 +42,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
     batcher,
     async predictV1(request, signal) {
       if (!batcher.enabled || model.v1Scores === true || model.unbatched === true) {
-        const out = await model.predictor.predictV1(request);
+        const out = await model.predictor.predictV1(request, { signal });
         options.onBatch?.(request.instances.length, 1);
         return out;
       }
@@ -56,7 +56,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
         throw new ValidationError([{ path: 'inputs[0].data', message: 'expected at least one text' }], { context: 'V2 inference request' });
       }
       if (!batcher.enabled || model.unbatched === true) {
-        const out = await model.predictor.inferV2(request);
+        const out = await model.predictor.inferV2(request, { signal });
         options.onBatch?.(texts.length, 1);
         return out;
       }
