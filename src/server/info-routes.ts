@@ -1,4 +1,4 @@
-import { maskManifestSecrets } from './guard-secrets.js';
+import { maskManifestSecrets } from '../manifest/secret-env.js';
 import type { FastifyInstance } from 'fastify';
 import type { V1ModelList } from '../contract/v1.js';
 import type { V2Live, V2Ready, V2ServerMetadata } from '../contract/v2.js';
