@@ -4,6 +4,7 @@ import { parseContract } from '../contract/parse.js';
 import { InferkitError } from '../errors.js';
 import { errorResponse } from '../protocol/forecast/error-response.js';
 import { disconnectSignal } from './guard-abort.js';
+import { redactForecastError } from './redact-paths.js';
 import { ensureReady, route, scopeOf, type ServerContext } from './server-context.js';
 import { toErrorResponse } from './to-error-response.js';
 
@@ -57,7 +58,7 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         return echoFrequencies(await entry.model.forecaster.forecast(parsed, { signal: disconnectSignal(reply) }), request.body);
       } catch (e) {
         reply.code(toErrorResponse(e).status);
-        return errorResponse(e, requestedModel(request.body));
+        return redactForecastError(errorResponse(e, requestedModel(request.body)));
       }
     },
   });
