@@ -8,6 +8,7 @@ import { parseManifest } from '../manifest/validate-manifest.js';
 // Constants only (no server, no onnxruntime): the help shows the server's own defaults.
 import { DEFAULT_MAX_JSON_DEPTH } from '../server/guard-json-depth.js';
 import { DEFAULT_LIMITS } from '../server/guard-limits.js';
+import { DEFAULT_LOAD_RETRY } from '../server/load-retry.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 
@@ -23,6 +24,7 @@ export interface ServeCommandOptions {
   apiKey?: string;
   apiKeyFile?: string;
   shutdownTimeout?: string;
+  loadAttempts?: string;
   allowedHost?: string[];
   requestTimeout?: string;
   headersTimeout?: string;
@@ -131,6 +133,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     maxJsonDepth: intOption(opts.maxJsonDepth, 'max-json-depth', 1),
     allowedHosts: opts.allowedHost ?? [],
     apiKey,
+    loadRetry: { attempts: intOption(opts.loadAttempts, 'load-attempts', 1, 100) },
     log: (line) => console.error(line),
     loaders: defaultLoaders(hubOptionsFromEnv()),
   });
@@ -194,6 +197,7 @@ export function registerServeCommand(program: Command): void {
     .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every route but liveness (default $INFERKIT_API_KEY)')
     .option('--api-key-file <path>', 'read the API key from the first line of this file (instead of --api-key)')
     .option('--shutdown-timeout <ms>', `on SIGINT/SIGTERM, longest wait for in-flight requests before open connections are cut (default ${DEFAULT_LIMITS.shutdownTimeoutMs})`)
+    .option('--load-attempts <n>', `attempts to load each model; failures that may pass (network, hub) are retried with backoff from 1 s, doubling (default ${DEFAULT_LOAD_RETRY.attempts}; 1 never retries)`)
     .option('--allowed-host <host>', 'also accept this Host header (repeatable; loopback names and served hosts always are)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--request-timeout <ms>', `longest time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs})`)
     .option('--headers-timeout <ms>', `longest time to receive the request headers (default ${DEFAULT_LIMITS.headersTimeoutMs})`)

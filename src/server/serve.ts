@@ -143,7 +143,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
 
   const host = options.host ?? '127.0.0.1';
   if (options.apiKey === undefined && !isLoopback(host)) {
-    warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key or INFERKIT_API_KEY)`);
+    warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key, --api-key-file or INFERKIT_API_KEY)`);
   }
   const port = await listenOn(app, host, options.port ?? 8080);
   registry.start(options.loaders ?? defaultLoaders());
