@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { fixtureLoaders, forecastBody, http, isvc, nerFixtureDir, v2 } from './server-http.js';
+import { deferred, fixtureLoaders, forecastBody, http, isvc, nerFixtureDir, v2 } from './server-http.js';
 
 let server: RunningServer;
 
@@ -53,4 +53,59 @@ describe('client disconnects', () => {
     expect(metrics).toMatch(/inferkit_batch_size_count\{model="chronos"\} 1\b/);
     expect(metrics).toMatch(/inferkit_batch_size_sum\{model="chronos"\} 1\b/);
   });
+});
+
+describe('a heavy request whose client leaves while its model call runs', () => {
+  it('stops the call between chunks; the next request is answered and the gauges return to 0', async () => {
+    const dir = await nerFixtureDir();
+    const started = deferred();
+    const outcomes: string[] = [];
+    const fixtures = fixtureLoaders(dir);
+    const heavy = await serve([isvc('bert-v2', { modelName: 'bert2', v2: true })], {
+      port: 0,
+      maxWaitMs: 5,
+      maxBatchSize: 8,
+      loaders: {
+        token_classification: async (c) => {
+          const model = await (fixtures.token_classification as NonNullable<typeof fixtures.token_classification>)(c);
+          if (model.task !== 'token_classification' || model.classIds === undefined) {
+            throw new Error('fixture has no classIds');
+          }
+          const classIds = model.classIds;
+          return {
+            ...model,
+            classIds: async (texts, options) => {
+              started.resolve();
+              try {
+                const out = await classIds(texts, options);
+                outcomes.push(`done ${texts.length}`);
+                return out;
+              } catch (e) {
+                outcomes.push(`stopped ${texts.length}: ${(e as Error).message}`);
+                throw e;
+              }
+            },
+          };
+        },
+      },
+    });
+    try {
+      await heavy.loaded();
+      const texts = Array.from({ length: 20_000 }, (_, i) => `paris is nice number ${i}`);
+      const body = JSON.stringify(v2(...texts));
+      const socket = connect(heavy.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`POST /v2/models/bert2/infer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await started.promise;
+      socket.destroy();
+      const ok = await http(heavy.url, '/v2/models/bert2/infer', { body: v2('paris') });
+      expect(ok.status).toBe(200);
+      expect(outcomes).toEqual([expect.stringMatching(/^stopped 20000: Inference aborted/), 'done 1']);
+      const metrics = (await http(heavy.url, '/metrics')).text;
+      expect(metrics).toMatch(/inferkit_requests_total\{model="bert2",route="\/v2\/models\/:name\/infer",status="aborted"\} 1\b/);
+      expect(metrics).toMatch(/inferkit_requests_in_flight\{route="\/v2\/models\/:name\/infer"\} 0/);
+    } finally {
+      await heavy.close();
+    }
+  }, 60_000);
 });
