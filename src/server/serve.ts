@@ -113,7 +113,8 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     logger: false,
     bodyLimit,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // graceful-close.ts answers requests that arrive while closing (503 in the contract's form).
+    return503OnClosing: false,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // No Host → our allow-list answers a 400 in the contract's form (Node's own has no body).

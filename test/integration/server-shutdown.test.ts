@@ -75,6 +75,23 @@ describe('graceful shutdown', () => {
     expect(took).toBeLessThan(10_000);
   }, 30_000);
 
+  it('a request completed after close() began gets 503 in the contract form with Connection: close', async () => {
+    const dir = await nerFixtureDir();
+    const server = await serve([isvc('bert-v2', { modelName: 'bert2', v2: true })], { loaders: fixtureLoaders(dir), port: 0 });
+    await server.loaded();
+    const late = await open(server.port);
+    late.socket.write('GET /v2/health/ready HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    late.socket.write('\r\n');
+    await closed;
+    expect(await late.ended).toBe('end');
+    expect(late.text()).toMatch(/^HTTP\/1\.1 503 /);
+    expect(late.text()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(late.text().slice(late.text().indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the server is shutting down; retry with another replica or after it restarts' });
+  }, 30_000);
+
   it('cuts a stalled upload at the shutdown grace instead of waiting for it', async () => {
     const dir = await nerFixtureDir();
     const server = await serve([isvc('bert-v2', { modelName: 'bert2', v2: true })], {
