@@ -25,6 +25,7 @@ export interface ServeCommandOptions {
   apiKeyFile?: string;
   shutdownTimeout?: string;
   loadAttempts?: string;
+  maxBodyBytesInFlight?: string;
   allowedHost?: string[];
   requestTimeout?: string;
   headersTimeout?: string;
@@ -43,6 +44,7 @@ function limitOptions(opts: ServeCommandOptions): Record<string, number> {
     ['maxConnections', intOption(opts.maxConnections, 'max-connections', 1)],
     ['maxQueuePerModel', intOption(opts.maxQueue, 'max-queue', 1)],
     ['shutdownTimeoutMs', intOption(opts.shutdownTimeout, 'shutdown-timeout', 1)],
+    ['maxBodyBytesInFlight', intOption(opts.maxBodyBytesInFlight, 'max-body-bytes-in-flight', 1)],
   ];
   return Object.fromEntries(given.filter((e): e is [string, number] => e[1] !== undefined));
 }
@@ -197,6 +199,7 @@ export function registerServeCommand(program: Command): void {
     .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every route but liveness (default $INFERKIT_API_KEY)')
     .option('--api-key-file <path>', 'read the API key from the first line of this file (instead of --api-key)')
     .option('--shutdown-timeout <ms>', `on SIGINT/SIGTERM, longest wait for in-flight requests before open connections are cut (default ${DEFAULT_LIMITS.shutdownTimeoutMs})`)
+    .option('--max-body-bytes-in-flight <bytes>', `most request-body bytes being received at once, all requests together; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxBodyBytesInFlight})`)
     .option('--load-attempts <n>', `attempts to load each model; failures that may pass (network, hub) are retried with backoff from 1 s, doubling (default ${DEFAULT_LOAD_RETRY.attempts}; 1 never retries)`)
     .option('--allowed-host <host>', 'also accept this Host header (repeatable; loopback names and served hosts always are)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--request-timeout <ms>', `longest time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs})`)

@@ -13,6 +13,7 @@ import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
 import { installHostAllowList, isLoopback } from './guard-host.js';
 import { installEncodingGuard } from './guard-encoding.js';
+import { installBodyBudget } from './guard-body-budget.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
@@ -130,6 +131,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
   installEncodingGuard(app);
+  installBodyBudget(app, limits.maxBodyBytesInFlight);
   if (options.apiKey !== undefined) {
     installApiKey(app, options.apiKey);
   }
