@@ -130,11 +130,12 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
-  installEncodingGuard(app);
-  installBodyBudget(app, limits.maxBodyBytesInFlight);
   if (options.apiKey !== undefined) {
     installApiKey(app, options.apiKey);
   }
+  installEncodingGuard(app);
+  // After the key check: a caller without the key reserves no body bytes.
+  installBodyBudget(app, limits.maxBodyBytesInFlight);
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
