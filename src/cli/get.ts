@@ -4,6 +4,7 @@ import { modelNameOf } from '../client/service-target.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { toYaml } from '../manifest/manifest-yaml.js';
+import { maskManifestSecrets } from '../manifest/secret-env.js';
 import { STATUS_COLUMNS, formatStatusTable, statusRow } from '../manifest/status-row.js';
 import { clusterFromFlags, withClusterFlags, type ClusterFlags } from './cluster-options.js';
 
@@ -41,13 +42,15 @@ export async function renderGet(options: RenderGetOptions): Promise<string> {
 /**
  * Formats InferenceServices as `inferkit get` prints them: kubectl's table (with a NAMESPACE column
  * for `allNamespaces`), `wide`, multi-document `yaml`, or `json` (one object for `single`, else a `List`).
+ * Credentials written in clear into `env[].value` are shown as `***` (`maskManifestSecrets`).
  */
 export function formatGet(items: readonly InferenceService[], output: GetOutput, now: number, options: { allNamespaces?: boolean; single?: boolean } = {}): string {
   if (output === 'yaml') {
-    return toYaml(items);
+    return toYaml(maskManifestSecrets(items));
   }
   if (output === 'json') {
-    return `${JSON.stringify(options.single && items.length === 1 ? items[0] : { apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
+    const shown = maskManifestSecrets(items);
+    return `${JSON.stringify(options.single && shown.length === 1 ? shown[0] : { apiVersion: 'v1', kind: 'List', items: shown }, null, 2)}\n`;
   }
   const text = output === 'table' ? formatStatusTable(items.map((i) => statusRow(i, now))) : formatWide(items, now);
   if (!options.allNamespaces) {

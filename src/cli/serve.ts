@@ -8,6 +8,7 @@ import { parseManifest } from '../manifest/validate-manifest.js';
 // Constants only (no server, no onnxruntime): the help shows the server's own defaults.
 import { DEFAULT_MAX_JSON_DEPTH } from '../server/guard-json-depth.js';
 import { DEFAULT_LIMITS } from '../server/guard-limits.js';
+import { DEFAULT_LOAD_RETRY } from '../server/load-retry.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 
@@ -21,6 +22,10 @@ export interface ServeCommandOptions {
   bodyLimit?: string;
   logRequests?: boolean;
   apiKey?: string;
+  apiKeyFile?: string;
+  shutdownTimeout?: string;
+  loadAttempts?: string;
+  maxBodyBytesInFlight?: string;
   allowedHost?: string[];
   requestTimeout?: string;
   headersTimeout?: string;
@@ -38,19 +43,47 @@ function limitOptions(opts: ServeCommandOptions): Record<string, number> {
     ['keepAliveTimeoutMs', intOption(opts.keepAliveTimeout, 'keep-alive-timeout', 1)],
     ['maxConnections', intOption(opts.maxConnections, 'max-connections', 1)],
     ['maxQueuePerModel', intOption(opts.maxQueue, 'max-queue', 1)],
+    ['shutdownTimeoutMs', intOption(opts.shutdownTimeout, 'shutdown-timeout', 1)],
+    ['maxBodyBytesInFlight', intOption(opts.maxBodyBytesInFlight, 'max-body-bytes-in-flight', 1)],
   ];
   return Object.fromEntries(given.filter((e): e is [string, number] => e[1] !== undefined));
 }
 
-function intOption(value: string | undefined, name: string, min: number): number | undefined {
+function intOption(value: string | undefined, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) {
     return undefined;
   }
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min) {
-    throw new InferkitError('invalid_request', `--${name}: expected an integer ≥ ${min}, got "${value}"`, { param: name });
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new InferkitError('invalid_request', `--${name}: expected an integer ${range}, got "${value}"`, { param: name });
   }
   return n;
+}
+
+/**
+ * The API key: `--api-key`, else the first line of `--api-key-file` (keeps the key out of the
+ * process list and shell history), else `$INFERKIT_API_KEY`. Giving both flags is an error.
+ */
+export async function apiKeyOption(opts: Pick<ServeCommandOptions, 'apiKey' | 'apiKeyFile'>): Promise<string | undefined> {
+  if (opts.apiKey !== undefined && opts.apiKeyFile !== undefined) {
+    throw new InferkitError('invalid_request', 'give --api-key or --api-key-file, not both', { param: 'api-key-file' });
+  }
+  if (opts.apiKeyFile === undefined) {
+    return opts.apiKey ?? envApiKey();
+  }
+  let text: string;
+  try {
+    text = await readFile(opts.apiKeyFile, 'utf8');
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new InferkitError('invalid_request', `--api-key-file: cannot read "${opts.apiKeyFile}" (${why})`, { param: 'api-key-file' });
+  }
+  const key = text.split(/\r?\n/)[0]?.trim() ?? '';
+  if (key.length === 0) {
+    throw new InferkitError('invalid_request', `--api-key-file: "${opts.apiKeyFile}" is empty; write the key on its first line`, { param: 'api-key-file' });
+  }
+  return key;
 }
 
 /**
@@ -86,11 +119,12 @@ function stateLine(m: ModelState): string {
  */
 export async function runServe(files: readonly string[], opts: ServeCommandOptions): Promise<RunningServer> {
   const manifests = await readManifests(files);
+  const apiKey = await apiKeyOption(opts);
   const ingress = envIngress();
   // Loaded here, not at the top: `inferkit --help`, `--version` and `validate` start without the server and onnxruntime.
   const [{ serve }, { defaultLoaders }] = await Promise.all([import('../server/serve.js'), import('../server/default-loaders.js')]);
   const server = await serve(manifests, {
-    port: intOption(opts.port, 'port', 0) ?? ingress.port,
+    port: intOption(opts.port, 'port', 0, 65535) ?? ingress.port,
     host: opts.host ?? ingress.host,
     domain: opts.domain,
     maxBatchSize: intOption(opts.maxBatchSize, 'max-batch-size', 0),
@@ -100,7 +134,8 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     limits: limitOptions(opts),
     maxJsonDepth: intOption(opts.maxJsonDepth, 'max-json-depth', 1),
     allowedHosts: opts.allowedHost ?? [],
-    apiKey: opts.apiKey ?? envApiKey(),
+    apiKey,
+    loadRetry: { attempts: intOption(opts.loadAttempts, 'load-attempts', 1, 100) },
     log: (line) => console.error(line),
     loaders: defaultLoaders(hubOptionsFromEnv()),
   });
@@ -162,6 +197,10 @@ export function registerServeCommand(program: Command): void {
     .option('--body-limit <bytes>', 'largest request body (413 above)', String(10 * 1024 * 1024))
     .option('--log-requests', 'log each request with a truncated body (input texts included)', false)
     .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every route but liveness (default $INFERKIT_API_KEY)')
+    .option('--api-key-file <path>', 'read the API key from the first line of this file (instead of --api-key)')
+    .option('--shutdown-timeout <ms>', `on SIGINT/SIGTERM, longest wait for in-flight requests before open connections are cut (default ${DEFAULT_LIMITS.shutdownTimeoutMs})`)
+    .option('--max-body-bytes-in-flight <bytes>', `most request-body bytes being received at once, all requests together; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxBodyBytesInFlight})`)
+    .option('--load-attempts <n>', `attempts to load each model; failures that may pass (network, hub) are retried with backoff from 1 s, doubling (default ${DEFAULT_LOAD_RETRY.attempts}; 1 never retries)`)
     .option('--allowed-host <host>', 'also accept this Host header (repeatable; loopback names and served hosts always are)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--request-timeout <ms>', `longest time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs})`)
     .option('--headers-timeout <ms>', `longest time to receive the request headers (default ${DEFAULT_LIMITS.headersTimeoutMs})`)

@@ -2,8 +2,27 @@ import { z } from 'zod';
 import { FrequencyEchoSchema, FrequencySchema, StatusSchema, TimeSeriesTypeSchema } from './enums.js';
 import { IsoTimestampSchema } from './timestamp.js';
 
-/** One observation: a finite number, or `null` for a missing value. */
-const ObservationSchema = z.number().refine(Number.isFinite, { message: 'expected a finite number' }).nullable();
+/** True when `v` survives the float32 conversion every model makes (|v| ≤ 3.4028235e38). */
+const fitsFloat32 = (v: number): boolean => Number.isFinite(Math.fround(v));
+
+/** Why `v` is no observation (a finite number within float32 range, or null), or undefined. */
+function observationProblem(v: unknown): string | undefined {
+  if (v === null) {
+    return undefined;
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    const what = Array.isArray(v) ? 'a list (multivariate data in a univariate_time_series)' : JSON.stringify(v);
+    return `expected a finite number or null, got ${what}`;
+  }
+  return fitsFloat32(v) ? undefined : `expected a value within float32 range (±3.4028235e38), got ${v}`;
+}
+
+/** One observation: a finite number within float32 range, or `null` for a missing value. */
+const ObservationSchema = z
+  .number()
+  .refine(Number.isFinite, { message: 'expected a finite number' })
+  .refine(fitsFloat32, { message: 'expected a value within float32 range (±3.4028235e38)' })
+  .nullable();
 
 /** Univariate series: one value per time step (null = missing). */
 export const UnivariateSeriesSchema = z.array(ObservationSchema);
@@ -34,9 +53,9 @@ export const TimeSeriesInputSchema = z
     }
     if (input.type === 'univariate_time_series') {
       series.forEach((v, t) => {
-        if (v !== null && (typeof v !== 'number' || !Number.isFinite(v))) {
-          const what = Array.isArray(v) ? 'a list (multivariate data in a univariate_time_series)' : JSON.stringify(v);
-          ctx.addIssue({ code: 'custom', path: ['series', t], message: `expected a finite number or null, got ${what}` });
+        const problem = observationProblem(v);
+        if (problem !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['series', t], message: problem });
         }
       });
       return;
@@ -61,8 +80,9 @@ export const TimeSeriesInputSchema = z
         });
       } else {
         row.forEach((v, j) => {
-          if (v !== null && (typeof v !== 'number' || !Number.isFinite(v))) {
-            ctx.addIssue({ code: 'custom', path: ['series', t, j], message: `expected a finite number or null, got ${JSON.stringify(v)}` });
+          const problem = observationProblem(v);
+          if (problem !== undefined) {
+            ctx.addIssue({ code: 'custom', path: ['series', t, j], message: problem.replace(/ \(multivariate data in a univariate_time_series\)/, '') });
           }
         });
       }

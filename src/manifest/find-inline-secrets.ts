@@ -1,16 +1,16 @@
 import { formatPath } from '../contract/parse.js';
 import type { ValidationIssue } from '../errors.js';
+import { isInlineSecretEnv } from './secret-env.js';
 
 type Path = ReadonlyArray<string | number>;
 
-/** Env var names that hold a credential: the hub token names and `*_TOKEN`, `*_KEY`, `*_SECRET`, `*_PASSWORD`. */
-export const SECRET_ENV_NAME = /^(HF_TOKEN|HUGGING_FACE_HUB_TOKEN|TOKEN|PASSWORD)$|_(TOKEN|KEY|SECRET|PASSWORD)$/i;
 
 /**
  * Finds credentials written in clear into a container's `env[].value` anywhere in a document (the
  * `model` form, `containers[]`, init containers…), e.g. `{ name: HF_TOKEN, value: hf_… }`. Each issue
  * names the path of the value and the env var, never the value itself, and points to the Secret form.
- * A `$(VAR)` reference is not a credential and is not reported.
+ * A `$(VAR)` reference is not a credential and is not reported. Which names hold credentials:
+ * `isSecretEnvName` (secret-env.ts), the rule masking uses too.
  */
 export function findInlineSecrets(doc: unknown, path: Path = []): ValidationIssue[] {
   const out: ValidationIssue[] = [];
@@ -36,16 +36,10 @@ function visit(node: unknown, path: Path, out: ValidationIssue[]): void {
 }
 
 function check(entry: unknown, path: Path, out: ValidationIssue[]): void {
-  if (typeof entry !== 'object' || entry === null) {
+  if (!isInlineSecretEnv(entry)) {
     return;
   }
-  const { name, value } = entry as { name?: unknown; value?: unknown };
-  if (typeof name !== 'string' || !SECRET_ENV_NAME.test(name) || typeof value !== 'string') {
-    return;
-  }
-  if (value.trim().length === 0 || /^\$\([A-Za-z_][\w.-]*\)$/.test(value.trim())) {
-    return;
-  }
+  const { name } = entry as { name: string };
   out.push({
     path: formatPath([...path, 'value']),
     message:

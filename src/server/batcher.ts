@@ -18,6 +18,7 @@ export interface BatcherOptions {
 
 interface Pending<I, O> {
   items: I[];
+  signal?: AbortSignal;
   resolve: (out: O[]) => void;
   reject: (e: unknown) => void;
 }
@@ -40,11 +41,16 @@ export class Batcher<I, O> {
   private running = false;
   private cancelledCount = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly run: (items: I[]) => Promise<O[]>;
+  private readonly run: (items: I[], signal?: AbortSignal) => Promise<O[]>;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
   private readonly isolateFailures: boolean;
 
-  constructor(run: (items: I[]) => Promise<O[]>, options: BatcherOptions = {}) {
+  /**
+   * `run(items, signal)`: `signal` aborts once every request of the call is gone (their clients
+   * disconnected), so a model that checks it stops early; it is undefined when some request of
+   * the call has no signal.
+   */
+  constructor(run: (items: I[], signal?: AbortSignal) => Promise<O[]>, options: BatcherOptions = {}) {
     this.run = run;
     this.isolateFailures = options.isolateFailures === true;
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
@@ -63,10 +69,10 @@ export class Batcher<I, O> {
       return Promise.reject(cancelled());
     }
     if (!this.enabled || items.length === 0) {
-      return this.call(items, 1);
+      return this.call(items, 1, signal);
     }
     return new Promise<O[]>((resolve, reject) => {
-      const pending: Pending<I, O> = { items, resolve, reject };
+      const pending: Pending<I, O> = { items, signal, resolve, reject };
       this.queue.push(pending);
       this.queuedItems += items.length;
       // A request whose client went away leaves the queue before its model call: no work for nobody.
@@ -98,8 +104,8 @@ export class Batcher<I, O> {
     return this.queue.length === 0 && !this.running;
   }
 
-  private async call(items: I[], requests: number): Promise<O[]> {
-    const out = await this.run(items);
+  private async call(items: I[], requests: number, signal?: AbortSignal): Promise<O[]> {
+    const out = await this.run(items, signal);
     if (out.length !== items.length) {
       throw new InferkitError('internal', `batched model call returned ${out.length} outputs for ${items.length} inputs`);
     }
@@ -151,7 +157,7 @@ export class Batcher<I, O> {
   private async runBatch(batch: Pending<I, O>[]): Promise<void> {
     const items = batch.flatMap((p) => p.items);
     try {
-      const out = await this.call(items, batch.length);
+      const out = await this.call(items, batch.length, whenAllAborted(batch.map((p) => p.signal)));
       let at = 0;
       for (const p of batch) {
         p.resolve(out.slice(at, at + p.items.length));
@@ -166,10 +172,32 @@ export class Batcher<I, O> {
       }
       // One request's input may be what broke the merged call: each request runs alone instead.
       for (const p of batch) {
-        await this.call(p.items, 1).then(p.resolve, p.reject);
+        await this.call(p.items, 1, p.signal).then(p.resolve, p.reject);
       }
     }
   }
+}
+
+/** A signal that aborts once all `signals` have; undefined when one is missing (that request cannot go away). */
+function whenAllAborted(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal | undefined {
+  if (signals.length === 0 || signals.some((s) => s === undefined)) {
+    return undefined;
+  }
+  const all = signals as readonly AbortSignal[];
+  if (all.length === 1) {
+    return all[0];
+  }
+  const controller = new AbortController();
+  const check = (): void => {
+    if (!controller.signal.aborted && all.every((s) => s.aborted)) {
+      controller.abort();
+    }
+  };
+  for (const s of all) {
+    s.addEventListener('abort', check, { once: true });
+  }
+  check();
+  return controller.signal;
 }
 
 function cancelled(): InferkitError {

@@ -3,6 +3,8 @@ import { ForecastRequestSchema, type ForecastResponse } from '../contract/foreca
 import { parseContract } from '../contract/parse.js';
 import { InferkitError } from '../errors.js';
 import { errorResponse } from '../protocol/forecast/error-response.js';
+import { disconnectSignal } from './guard-abort.js';
+import { redactForecastError } from './redact-paths.js';
 import { ensureReady, route, scopeOf, type ServerContext } from './server-context.js';
 import { toErrorResponse } from './to-error-response.js';
 
@@ -53,10 +55,10 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         if (entry.model?.task !== 'time_series_forecast') {
           throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
         }
-        return echoFrequencies(await entry.model.forecaster.forecast(parsed), request.body);
+        return echoFrequencies(await entry.model.forecaster.forecast(parsed, { signal: disconnectSignal(reply) }), request.body);
       } catch (e) {
         reply.code(toErrorResponse(e).status);
-        return errorResponse(e, requestedModel(request.body));
+        return redactForecastError(errorResponse(e, requestedModel(request.body)));
       }
     },
   });

@@ -44,6 +44,9 @@ export function hostAllowed(raw: string | undefined, list: HostAllowList): boole
  */
 export function installHostAllowList(app: FastifyInstance, list: HostAllowList): void {
   app.addHook('onRequest', async (request) => {
+    if (normalizeHost(request.headers.host) === '') {
+      throw new InferkitError('invalid_request', 'the request has no Host header; send one (e.g. Host: localhost), HTTP/1.1 requires it');
+    }
     if (!hostAllowed(request.headers.host, list)) {
       throw new InferkitError('invalid_request', `Host "${normalizeHost(request.headers.host)}" is not allowed on this server; add it with the allowedHosts option (--allowed-host)`);
     }

@@ -14,6 +14,10 @@ export interface ServerLimits {
   maxConnections: number;
   /** Most requests one model holds (running or waiting); beyond it 503 with `Retry-After`. @default 256 */
   maxQueuePerModel: number;
+  /** Most bytes of request bodies being received by all requests together; beyond it 503 with `Retry-After`. @default 268435456 (256 MiB) */
+  maxBodyBytesInFlight: number;
+  /** Longest wait (ms) on close for in-flight requests; connections still open after it are cut. @default 10000 */
+  shutdownTimeoutMs: number;
 }
 
 /** The defaults documented in `src/server/README.md`. */
@@ -23,17 +27,23 @@ export const DEFAULT_LIMITS: ServerLimits = {
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1024,
   maxQueuePerModel: 256,
+  shutdownTimeoutMs: 10_000,
+  maxBodyBytesInFlight: 256 * 1024 * 1024,
 };
 
-/** `DEFAULT_LIMITS` with the given ones; every value must be a positive number. */
+/**
+ * `DEFAULT_LIMITS` with the given ones; every value must be a positive number. The header timeout
+ * is at most the request timeout (the headers are part of the request; Node enforces neither
+ * properly otherwise), so `requestTimeoutMs: 5000` alone also cuts headers at 5 s.
+ */
 export function resolveLimits(given: Partial<ServerLimits> = {}): ServerLimits {
-  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
   for (const [k, v] of Object.entries(limits)) {
     if (typeof v !== 'number' || !(v > 0)) {
       throw new InferkitError('config', `server option ${k} must be a positive number, got ${String(v)}`);
     }
   }
-  return limits;
+  return { ...limits, headersTimeoutMs: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) };
 }
 
 /**

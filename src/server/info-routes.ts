@@ -1,4 +1,4 @@
-import { maskManifestSecrets } from './guard-secrets.js';
+import { maskManifestSecrets } from '../manifest/secret-env.js';
 import type { FastifyInstance } from 'fastify';
 import type { V1ModelList } from '../contract/v1.js';
 import type { V2Live, V2Ready, V2ServerMetadata } from '../contract/v2.js';
@@ -11,7 +11,8 @@ export const SERVICES_PATH = '/inferkit/v1/services';
 /**
  * Server-level routes: `GET /` (KServe liveness), `/v1/models`, `/v2`, `/v2/` (307 to `/v2`),
  * `/v2/models` (names, as KServe lists them), `/v2/health/live`,
- * `/v2/health/ready` (200 when every model the Host reaches is ready, else 503), `/metrics`,
+ * `/v2/health/ready` (a service Host: 200 when its model is ready; a direct address: 200 once
+ * every model has settled, loaded or failed for good, with one at least ready; else 503), `/metrics`,
  * `/openapi.json`, and `/inferkit/v1/services` (states, status objects and manifests).
  */
 export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -29,8 +30,15 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
   route(app, '/v2/health/live', { GET: async (): Promise<V2Live> => ({ live: true }) });
   route(app, '/v2/health/ready', {
     GET: async (request, reply): Promise<V2Ready> => {
-      const entries = ctx.registry.inScope(scopeOf(ctx, request));
-      const ready = entries.length > 0 && entries.every((e) => e.phase === 'ready');
+      const scope = scopeOf(ctx, request);
+      const entries = ctx.registry.inScope(scope);
+      // A service's Host: ready when its model is (as KServe's pod). A direct address: the server as
+      // a whole is ready once no model is loading or waiting for a retry and one at least serves; a
+      // model that failed for good is reported on its own routes, in metrics and the log.
+      const ready =
+        scope.kind === 'service'
+          ? entries.length > 0 && entries.every((e) => e.phase === 'ready')
+          : entries.some((e) => e.phase === 'ready') && entries.every((e) => e.phase === 'ready' || (e.phase === 'failed' && e.retry === undefined));
       reply.code(ready ? 200 : 503);
       return { ready };
     },

@@ -26,8 +26,8 @@ const MAX_IDLE_KEYS = 64;
  * exactly its own series' rows back, so answers equal unmerged ones for any model whose forecast
  * of a series does not depend on the other series of the batch (Chronos-Bolt, the baselines).
  * A merged call that fails is retried call by call, so one caller's bad input fails only that
- * caller. A call's `signal` is checked before and after (a merged call is not cancelled for one
- * caller). `maxWaitMs: 0` or `maxBatchSize ≤ 1` → every call goes straight to `model`.
+ * caller. A call whose `signal` fires while it waits leaves the queue (its series never run); a
+ * merged call already running is aborted only once all its callers are gone. `maxWaitMs: 0` or `maxBatchSize ≤ 1` → every call goes straight to `model`.
  * `onBatch(series, calls)` observes every underlying call either way.
  */
 export function mergingForecastModel(model: ForecastModel, options: BatcherOptions = {}): ForecastModel {
@@ -44,7 +44,7 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
           }
         }
       }
-      const run = (items: SeriesItem[]) => predictRows(model, items, horizon, withFrequencies);
+      const run = (items: SeriesItem[], signal?: AbortSignal) => predictRows(model, items, horizon, withFrequencies, signal);
       batcher = new Batcher(run, { ...options, isolateFailures: true });
       batchers.set(key, batcher);
     }
@@ -68,7 +68,8 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
       opts.signal?.throwIfAborted();
       const frequencies = opts.frequencies;
       const items = batch.map((series, i) => ({ series, frequency: frequencies?.[i] }));
-      const rows = await batcher.submit(items);
+      // A caller whose client went away leaves the queue before the model call (no work for nobody).
+      const rows = await batcher.submit(items, opts.signal);
       opts.signal?.throwIfAborted();
       const levels = rows[0].levels;
       const values = rows.map((r) => r.values);
@@ -80,10 +81,10 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
 }
 
 /** One underlying call for merged series; its result cut into one row per series. */
-async function predictRows(model: ForecastModel, items: SeriesItem[], horizon: number, withFrequencies: boolean): Promise<SeriesForecast[]> {
+async function predictRows(model: ForecastModel, items: SeriesItem[], horizon: number, withFrequencies: boolean, signal?: AbortSignal): Promise<SeriesForecast[]> {
   const batch = items.map((it) => it.series);
   const frequencies = withFrequencies ? items.map((it) => it.frequency as Frequency) : undefined;
-  const out = await model.predict(batch, horizon, frequencies === undefined ? {} : { frequencies });
+  const out = await model.predict(batch, horizon, { ...(frequencies === undefined ? {} : { frequencies }), ...(signal ? { signal } : {}) });
   if (out.values.length !== items.length || (out.mean !== undefined && out.mean.length !== items.length)) {
     throw new InferkitError('internal', `model "${model.name}" returned ${out.values.length} forecasts for ${items.length} series`);
   }

@@ -4,6 +4,8 @@ import { runtimeConfig, type RuntimeConfig } from '../manifest/runtime-config.js
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
+import { isRetryableLoadError, retryDelayMs, sleep, type LoadRetry } from './load-retry.js';
+import { redactPaths } from './redact-paths.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from './model-task.js';
@@ -35,6 +37,31 @@ export interface ModelState {
   status: InferenceServiceStatus;
   /** Runtime args inferkit ignored (not implemented), one sentence each; absent when none. */
   warnings?: string[];
+  /** While a failed load waits to be retried (or is being retried): the next attempt, out of how many, and when. */
+  retry?: LoadRetryState;
+}
+
+/** A pending retry of a failed load. */
+export interface LoadRetryState {
+  /** The attempt to come (2 for the first retry). */
+  attempt: number;
+  /** Attempts in all. */
+  of: number;
+  /** When it starts (ISO 8601). */
+  at: string;
+}
+
+/** One failed load attempt, as reported to {@link ModelRegistryOptions.onLoadFailure}. */
+export interface LoadFailure {
+  model: string;
+  service: string;
+  namespace: string;
+  /** The error's full message (file paths included: for the log, not for HTTP answers). */
+  message: string;
+  attempt: number;
+  attempts: number;
+  /** Wait before the next attempt; undefined when the failure is final. */
+  retryInMs: number | undefined;
 }
 
 /** Internal record of one served model: the public fields (less the derived ones) and what serves it. */
@@ -54,6 +81,10 @@ export interface ModelRegistryOptions {
   batching: BatcherOptions;
   /** Observes each model call's merged size. */
   onBatch?: (model: string, items: number, requests: number) => void;
+  /** How failed loads are retried. @default one attempt, no retry */
+  loadRetry?: LoadRetry;
+  /** Observes every failed load attempt. */
+  onLoadFailure?: (failure: LoadFailure) => void;
 }
 
 /**
@@ -134,34 +165,57 @@ export class ModelRegistry {
     await Promise.allSettled(this.entries.map((e) => e.model?.dispose?.()));
   }
 
+  /**
+   * Loads a model, retrying a failure that may go away (network, hub, I/O) with exponential
+   * backoff; between attempts the model is failed with its reason and `retry` says what comes next.
+   */
   private async load(entry: ModelEntry, loaders: ModelLoaders): Promise<void> {
-    try {
-      const task = entry.task as ServeTask;
-      const loader = loaders[task];
-      if (loader === undefined) {
-        throw new InferkitError('unsupported', `no loader for task ${task}; this server has loaders for: ${Object.keys(loaders).join(', ') || 'none'}`);
-      }
-      const model = await loader({ isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal });
-      if (model.task !== task) {
-        await model.dispose?.();
-        throw new InferkitError('model_load_failed', `loader for ${task} returned a ${model.task} model`);
-      }
-      if (this.abort.signal.aborted) {
-        await model.dispose?.();
+    const retry = this.options.loadRetry ?? { attempts: 1, initialDelayMs: 0, maxDelayMs: 0 };
+    for (let attempt = 1; attempt <= retry.attempts && !this.abort.signal.aborted; attempt++) {
+      try {
+        await this.loadOnce(entry, loaders);
+        entry.retry = undefined;
         return;
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        const last = attempt >= retry.attempts || !isRetryableLoadError(e) || this.abort.signal.aborted;
+        const retryInMs = last ? undefined : retryDelayMs(retry, attempt);
+        setPhase(entry, 'failed', redactPaths(message));
+        entry.retry = retryInMs === undefined ? undefined : { attempt: attempt + 1, of: retry.attempts, at: new Date(Date.now() + retryInMs).toISOString() };
+        this.options.onLoadFailure?.({ model: entry.name, service: entry.service, namespace: entry.namespace, message, attempt, attempts: retry.attempts, retryInMs });
+        if (retryInMs === undefined) {
+          return;
+        }
+        await sleep(retryInMs, this.abort.signal);
       }
-      const onBatch = this.options.onBatch;
-      const batching = { ...this.options.batching, onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined };
-      entry.model = model;
-      if (model.task === 'token_classification') {
-        entry.tokens = createTokenRunner(entry.name, model, batching);
-      } else if (model.model !== undefined) {
-        entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(model.model, batching)) };
-      }
-      setPhase(entry, 'ready', undefined);
-    } catch (e) {
-      setPhase(entry, 'failed', e instanceof Error ? e.message : String(e));
     }
+    entry.retry = undefined;
+  }
+
+  private async loadOnce(entry: ModelEntry, loaders: ModelLoaders): Promise<void> {
+    const task = entry.task as ServeTask;
+    const loader = loaders[task];
+    if (loader === undefined) {
+      throw new InferkitError('unsupported', `no loader for task ${task}; this server has loaders for: ${Object.keys(loaders).join(', ') || 'none'}`);
+    }
+    const model = await loader({ isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal });
+    if (model.task !== task) {
+      await model.dispose?.();
+      throw new InferkitError('model_load_failed', `loader for ${task} returned a ${model.task} model`);
+    }
+    if (this.abort.signal.aborted) {
+      await model.dispose?.();
+      return;
+    }
+    const onBatch = this.options.onBatch;
+    const batching = { ...this.options.batching, onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined };
+    entry.model = model;
+    if (model.task === 'token_classification') {
+      entry.tokens = createTokenRunner(entry.name, model, batching);
+    } else if (model.model !== undefined) {
+      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(model.model, batching)) };
+    }
+    setPhase(entry, 'ready', undefined);
   }
 }
 
@@ -194,7 +248,7 @@ function toState(e: ModelEntry): ModelState {
     type,
     status: ready ? 'True' : e.phase === 'failed' ? 'False' : 'Unknown',
     ...(e.phase === 'loading' ? { reason: 'Loading', message: 'model is loading' } : {}),
-    ...(e.phase === 'failed' ? { reason: 'ModelLoadFailed', message: e.reason ?? 'load failed' } : {}),
+    ...(e.phase === 'failed' ? { reason: 'ModelLoadFailed', message: `${e.reason ?? 'load failed'}${e.retry ? `; retry ${e.retry.attempt} of ${e.retry.of} at ${e.retry.at}` : ''}` } : {}),
     ...(ready && e.warnings ? { reason: 'IgnoredRuntimeArgs', message: e.warnings.join('; ') } : {}),
     lastTransitionTime: e.since,
   }) as const;
@@ -226,5 +280,6 @@ function toState(e: ModelEntry): ModelState {
     reason: e.reason,
     status,
     ...(e.warnings ? { warnings: [...e.warnings] } : {}),
+    ...(e.retry ? { retry: { ...e.retry } } : {}),
   };
 }

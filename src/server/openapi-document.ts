@@ -76,7 +76,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/v2': get('V2: server metadata', 'V2ServerMetadata'),
       '/v2/health/live': get('V2: liveness', 'V2Live'),
       '/v2/models': get('V2: list models (as KServe lists them)', 'V1ModelList'),
-      '/v2/health/ready': get('V2: readiness of every model (503 when any is not ready)', 'V2Ready'),
+      '/v2/health/ready': get('V2: readiness (a service Host: its model; a direct address: 503 while any model loads or awaits a retry, then 200 with one ready)', 'V2Ready'),
       '/v2/models/{name}': get('V2: model metadata', 'V2ModelMetadata', { parameters: nameParam }),
       '/v2/models/{name}/ready': get('V2: model readiness', 'V2ModelReady', { parameters: nameParam }),
       '/v2/models/{name}/infer': post('V2 infer (every token-classification model)', 'V2InferRequest', 'V2InferResponse', { parameters: nameParam }),

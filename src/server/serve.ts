@@ -1,8 +1,7 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
-import { errorResponse } from '../protocol/forecast/error-response.js';
-import { FORECAST_PATH, registerForecastRoute, requestedModel } from './forecast-route.js';
+import { registerForecastRoute } from './forecast-route.js';
 import { registerInferenceRoutes } from './inference-routes.js';
 import { registerInfoRoutes } from './info-routes.js';
 import { defaultLoaders } from './default-loaders.js';
@@ -14,10 +13,14 @@ import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
 import { installHostAllowList, isLoopback } from './guard-host.js';
 import { installEncodingGuard } from './guard-encoding.js';
+import { installBodyBudget } from './guard-body-budget.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
-import { toErrorResponse } from './to-error-response.js';
+import { clientErrorReply, errorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './error-reply.js';
+import { DEFAULT_LOAD_RETRY, resolveLoadRetry, type LoadRetry } from './load-retry.js';
+import { installGracefulClose } from './graceful-close.js';
+import { listenOn } from './listen.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
 export const SERVER_VERSION = '0.1.0';
@@ -46,6 +49,8 @@ export interface ServeOptions {
   allowedHosts?: readonly string[];
   /** Bearer token required on every route but liveness (`/`, `/v2/health/live`); 401 otherwise. Off when unset. */
   apiKey?: string;
+  /** Retries of failed model loads (exponential backoff); `{ attempts: 1 }` never retries. @default DEFAULT_LOAD_RETRY (4 attempts, 1 s doubling, at most 30 s) */
+  loadRetry?: Partial<LoadRetry>;
   /** Log one line per request with a truncated body (input texts included). Off by default: texts may be personal data. */
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
@@ -58,7 +63,11 @@ export interface RunningServer {
   url: string;
   port: number;
   host: string;
-  /** Stops accepting connections, lets in-flight requests finish, then releases the models. Idempotent. */
+  /**
+   * Stops accepting connections, closes idle keep-alive ones, lets in-flight requests finish (their
+   * answers carry `Connection: close`; connections still open after `limits.shutdownTimeoutMs` are
+   * cut), then releases the models. Idempotent.
+   */
   close(): Promise<void>;
   /** Every served model's state, in manifest order. */
   models(): ModelState[];
@@ -76,6 +85,7 @@ export interface RunningServer {
  * (e.g. `127.0.0.1:8080`) reach any model by the name in the path.
  */
 export async function serve(manifests: readonly InferenceService[], options: ServeOptions = {}): Promise<RunningServer> {
+  const warn = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const domain = options.domain ?? 'example.com';
   const bodyLimit = options.bodyLimit ?? 10 * 1024 * 1024;
   const limits = resolveLimits(options.limits);
@@ -87,8 +97,13 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       metrics.batchSize.observe({ model }, items);
       metrics.batchRequests.observe({ model }, requests);
     },
+    loadRetry: resolveLoadRetry(options.loadRetry ?? DEFAULT_LOAD_RETRY),
+    onLoadFailure: (f) => {
+      metrics.loadFailures.inc({ model: f.model });
+      const next = f.retryInMs === undefined ? 'giving up' : `retrying in ${f.retryInMs} ms`;
+      warn(`warning: service ${f.namespace}/${f.service}: model ${f.model} failed to load (attempt ${f.attempt} of ${f.attempts}, ${next}): ${f.message}`);
+    },
   });
-  const warn = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   for (const e of registry.entries) {
     for (const w of e.warnings ?? []) {
       warn(`warning: service ${e.service}: ${w}`);
@@ -99,21 +114,28 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     logger: false,
     bodyLimit,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // graceful-close.ts answers requests that arrive while closing (503 in the contract's form).
+    return503OnClosing: false,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { connectionsCheckingInterval: checkingInterval(limits), headersTimeout: limits.headersTimeoutMs },
+    // No Host → our allow-list answers a 400 in the contract's form (Node's own has no body).
+    http: { connectionsCheckingInterval: checkingInterval(limits), headersTimeout: limits.headersTimeoutMs, requireHostHeader: false },
     // KServe model names may be long (DNS labels, hub ids); the default 100 made them unreachable.
-    routerOptions: { maxParamLength: 1024 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
   });
   applyServerLimits(app.server, limits);
+  const close = installGracefulClose(app, limits.shutdownTimeoutMs, () => registry.close());
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options);
-  installEncodingGuard(app);
   if (options.apiKey !== undefined) {
     installApiKey(app, options.apiKey);
   }
+  installEncodingGuard(app);
+  // After the key check: a caller without the key reserves no body bytes.
+  installBodyBudget(app, limits.maxBodyBytesInFlight);
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
@@ -125,14 +147,11 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
 
   const host = options.host ?? '127.0.0.1';
   if (options.apiKey === undefined && !isLoopback(host)) {
-    warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key or INFERKIT_API_KEY)`);
+    warn(`warning: serving on ${host} (beyond loopback) without an API key: anyone who can reach the port can use the models; set apiKey (--api-key, --api-key-file or INFERKIT_API_KEY)`);
   }
-  await app.listen({ port: options.port ?? 8080, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
+  const port = await listenOn(app, host, options.port ?? 8080);
   registry.start(options.loaders ?? defaultLoaders());
 
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
@@ -143,10 +162,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       await registry.settled();
       return registry.states();
     },
-    close: () => {
-      closing ??= app.close().then(() => registry.close());
-      return closing;
-    },
+    close,
   };
 }
 
@@ -223,36 +239,4 @@ function rejectUnknownHost(ctx: ServerContext, request: FastifyRequest): void {
 /** Route pattern (bounded label set), `unmatched` for 404s. */
 function routeLabel(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
-}
-
-function errorReply(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): unknown {
-  const e = clearerFastifyError(error, request, bodyLimit);
-  const mapped = toErrorResponse(e);
-  reply.code(mapped.status);
-  if (request.url.split('?')[0] === FORECAST_PATH) {
-    return errorResponse(mapped.status === 500 ? e : asInferkit(e, mapped.code, mapped.body.error), requestedModel(request.body));
-  }
-  return mapped.body;
-}
-
-/** Fastify's body-limit and content-type errors with messages that say what to do. */
-function clearerFastifyError(error: unknown, request: FastifyRequest, bodyLimit: number): unknown {
-  if (error instanceof InferkitError) {
-    return error;
-  }
-  const code = toErrorResponse(error).code;
-  if (code === 'payload_too_large') {
-    return new InferkitError('payload_too_large', `request body is larger than the limit of ${bodyLimit} bytes`, { cause: error });
-  }
-  const fst = (error as { code?: unknown }).code;
-  if (code === 'invalid_request' && typeof fst === 'string' && fst.startsWith('FST_ERR_CTP_')) {
-    const type = JSON.stringify(request.headers['content-type'] ?? '');
-    return new InferkitError('invalid_request', `request body could not be read (content-type ${type}): ${(error as Error).message}; send JSON with content-type application/json`, { cause: error });
-  }
-  return error;
-}
-
-/** Fastify's own errors as InferkitErrors, so the forecast error body gets the right code and type. */
-function asInferkit(e: unknown, code: InferkitError['code'], message: string): unknown {
-  return e instanceof InferkitError ? e : new InferkitError(code, message, { cause: e });
 }

@@ -39,7 +39,8 @@ export function ensureReady(entry: ModelEntry): void {
     throw new InferkitError('model_not_ready', `model "${entry.name}" is loading; retry shortly`);
   }
   if (entry.phase === 'failed') {
-    throw new InferkitError('model_not_ready', `model "${entry.name}" failed to load: ${entry.reason ?? 'unknown reason'}`);
+    const retry = entry.retry ? `; retry ${entry.retry.attempt} of ${entry.retry.of} at ${entry.retry.at}` : '';
+    throw new InferkitError('model_not_ready', `model "${entry.name}" failed to load: ${entry.reason ?? 'unknown reason'}${retry}`);
   }
 }
 

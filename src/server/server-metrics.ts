@@ -16,6 +16,8 @@ export interface ServerMetrics {
   batchRequests: Histogram<'model'>;
   /** `inferkit_model_ready{model}`: 1 ready, 0 not. */
   modelReady: Gauge<'model'>;
+  /** `inferkit_model_load_failures_total{model}`: failed load attempts (retries included). */
+  loadFailures: Counter<'model'>;
 }
 
 /** Creates the server's metrics on a fresh registry. */
@@ -53,5 +55,6 @@ export function createServerMetrics(): ServerMetrics {
       registers,
     }),
     modelReady: new Gauge({ name: 'inferkit_model_ready', help: '1 when the model is ready, else 0', labelNames: ['model'], registers }),
+    loadFailures: new Counter({ name: 'inferkit_model_load_failures_total', help: 'Failed model load attempts (each retry counts)', labelNames: ['model'], registers }),
   };
 }

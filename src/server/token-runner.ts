@@ -1,4 +1,5 @@
 import type { V1PredictRequest, V1PredictResponse } from '../contract/v1.js';
+import type { CallOptions } from '../contract/predictor.js';
 import type { V2InferRequest, V2InferResponse } from '../contract/v2.js';
 import { InferkitError, ValidationError } from '../errors.js';
 import { textsFromV2Request, toV1Response, toV2Response } from '../runtime/token-classification/kserve-outputs.js';
@@ -36,13 +37,14 @@ function unwrapV1(response: V1PredictResponse, n: number): number[][] {
  */
 export function createTokenRunner(name: string, model: TokenClassificationModel, options: BatcherOptions): TokenRunner {
   const classIds =
-    model.classIds ?? (async (texts: string[]) => unwrapV1(await model.predictor.predictV1({ instances: texts }), texts.length));
-  const batcher = new Batcher<string, number[]>((texts) => classIds(texts), options);
+    model.classIds ?? (async (texts: string[], call?: CallOptions) => unwrapV1(await model.predictor.predictV1({ instances: texts }, call), texts.length));
+  // The signal aborts once every request of the call is gone: the classifier stops between chunks.
+  const batcher = new Batcher<string, number[]>((texts, signal) => classIds(texts, signal ? { signal } : undefined), options);
   return {
     batcher,
     async predictV1(request, signal) {
       if (!batcher.enabled || model.v1Scores === true || model.unbatched === true) {
-        const out = await model.predictor.predictV1(request);
+        const out = await model.predictor.predictV1(request, { signal });
         options.onBatch?.(request.instances.length, 1);
         return out;
       }
@@ -56,7 +58,7 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
         throw new ValidationError([{ path: 'inputs[0].data', message: 'expected at least one text' }], { context: 'V2 inference request' });
       }
       if (!batcher.enabled || model.unbatched === true) {
-        const out = await model.predictor.inferV2(request);
+        const out = await model.predictor.inferV2(request, { signal });
         options.onBatch?.(texts.length, 1);
         return out;
       }

@@ -54,6 +54,8 @@ describe('long model names', () => {
     expect([a.status, a.json()]).toEqual([200, { name: LONG, ready: true }]);
     const b = await http(server.url, `/v1/models/${LONG}:predict`, { body: { instances: ['paris'] } });
     expect(b.status).toBe(200);
+    const c = await http(server.url, `/v2/models/${LONG}/infer`, { body: v2('paris') });
+    expect([c.status, (c.json() as { model_name: string }).model_name]).toEqual([200, LONG]);
   });
 });
 
@@ -74,5 +76,19 @@ describe('Content-Encoding', () => {
     const f = await http(server.url, '/v1/timeseries/forecast', { body: forecastBody('chronos'), headers: { 'content-encoding': 'br' } });
     expect(f.status).toBe(415);
     expect(JSON.stringify(f.json())).toMatch(/not supported/);
+  });
+});
+
+describe('forecast values beyond float32', () => {
+  it('are a 400 naming the value, not a 200 blamed on the server', async () => {
+    const body = forecastBody('chronos');
+    body.inputs[0].series = [1, 2, 1e39, 4, 5, 6, 7, 8];
+    const a = await http(server.url, '/v1/timeseries/forecast', { body });
+    expect(a.status).toBe(400);
+    const answer = a.json() as { status: string; error: { param: string; message: string; type: string } };
+    expect(answer.status).toBe('error');
+    expect(answer.error.param).toBe('inputs[0].series[2]');
+    expect(answer.error.message).toMatch(/float32 range/);
+    expect(answer.error.type).not.toBe('server_error');
   });
 });

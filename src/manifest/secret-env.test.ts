@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { findInlineSecrets } from './find-inline-secrets.js';
+import { isSecretEnvName, maskManifestSecrets, MASKED } from './secret-env.js';
+
+describe('isSecretEnvName', () => {
+  it('names credentials by their last word, or a secret word anywhere, in any case or spelling', () => {
+    for (const name of ['HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN', 'TOKEN', 'PASSWORD', 'OPENAI_API_KEY', 'MY_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'DB_PASSWD', 'SECRET_KEY_BASE', 'GOOGLE_APPLICATION_CREDENTIALS_JSON', 'hfToken', 'apiKey', 'auth-token', 'APIKEY', 'PRIVATE_KEY', 'HTTP_AUTHORIZATION', 'SSH_PASSPHRASE']) {
+      expect(isSecretEnvName(name), name).toBe(true);
+    }
+  });
+
+  it('leaves ordinary settings alone (no substring false positives)', () => {
+    for (const name of ['LOG_LEVEL', 'TOKENIZERS_PARALLELISM', 'MAX_NEW_TOKENS', 'AUTHOR', 'KEYBOARD', 'SECRETARY_NAME', 'PASSWORD_FILE', 'HF_TOKEN_PATH', 'API_KEY_FILE', 'STORAGE_URI', '']) {
+      expect(isSecretEnvName(name), name).toBe(false);
+    }
+  });
+});
+
+describe('one predicate for validation and masking', () => {
+  const doc = {
+    spec: {
+      predictor: {
+        model: {
+          env: [
+            { name: 'HF_TOKEN', value: 'hf_clear' },
+            { name: 'TOKENIZERS_PARALLELISM', value: 'false' },
+            { name: 'OPENAI_API_KEY', value: 'sk-1' },
+            { name: 'MY_TOKEN', value: '$(FROM_SECRET)' },
+            { name: 'GH_TOKEN', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+          ],
+        },
+        containers: [{ name: 'c', env: [{ name: 'DB_PASSWORD', value: 'pw' }], args: ['--hf_token=hf_x', '--api-key', 'k1', '--model_id=org/m', '--verbose', '--max_length', '64'] }],
+      },
+    },
+  };
+
+  it('masks exactly what validation reports as a credential in clear', () => {
+    const masked = maskManifestSecrets(doc);
+    const env = masked.spec.predictor.model.env;
+    expect(env.map((e) => ('value' in e ? e.value : undefined))).toEqual([MASKED, 'false', MASKED, '$(FROM_SECRET)', undefined]);
+    expect(env[4]).toEqual(doc.spec.predictor.model.env[4]);
+    expect(masked.spec.predictor.containers[0].env[0].value).toBe(MASKED);
+    expect(masked.spec.predictor.containers[0].args).toEqual(['--hf_token=***', '--api-key', '***', '--model_id=org/m', '--verbose', '--max_length', '64']);
+    expect(doc.spec.predictor.model.env[0].value).toBe('hf_clear');
+    const reported = findInlineSecrets(doc).map((i) => i.path);
+    expect(reported).toEqual(['spec.predictor.model.env[0].value', 'spec.predictor.model.env[2].value', 'spec.predictor.containers[0].env[0].value']);
+  });
+});

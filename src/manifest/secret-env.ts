@@ -1,0 +1,102 @@
+/**
+ * One rule for which env vars hold credentials, shared by `inferkit validate` (a credential written
+ * in clear is reported) and every place a manifest is shown back (its value is masked): the local
+ * server's `/inferkit/v1/services`, `inferkit get -o yaml|json`.
+ */
+
+/** A name's last word that makes it a credential (`HF_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`). */
+const SECRET_LAST_WORDS = new Set(['TOKEN', 'KEY', 'APIKEY', 'SECRET', 'PASSWORD', 'PASSWD', 'PWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'AUTHORIZATION']);
+/** Words that make a name a credential wherever they stand (`SECRET_KEY_BASE`, `GOOGLE_APPLICATION_CREDENTIALS_JSON`). */
+const SECRET_WORDS = new Set(['SECRET', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS']);
+/** Last words that say the value points to a credential rather than holding it (`PASSWORD_FILE`, `HF_TOKEN_PATH`). */
+const REFERENCE_LAST_WORDS = new Set(['FILE', 'PATH', 'DIR', 'NAME', 'REF']);
+
+/** What a masked value is shown as. */
+export const MASKED = '***';
+
+/** The words of an env var name: split on `_`, `-`, `.` and camelCase, upper-cased. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split(/[_\-.\s]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.toUpperCase());
+}
+
+/**
+ * True when an env var of this name holds a credential: its last word is TOKEN, KEY, SECRET,
+ * PASSWORD, CREDENTIALS… or SECRET/PASSWORD/CREDENTIALS stands anywhere in it, unless its last
+ * word says it is a reference (`…_FILE`, `…_PATH`, `…_NAME`). Whole words only, so
+ * `TOKENIZERS_PARALLELISM` or `MAX_NEW_TOKENS` are settings, not secrets.
+ */
+export function isSecretEnvName(name: string): boolean {
+  const w = words(name);
+  const last = w[w.length - 1];
+  if (last === undefined || REFERENCE_LAST_WORDS.has(last)) {
+    return false;
+  }
+  return SECRET_LAST_WORDS.has(last) || w.some((x) => SECRET_WORDS.has(x));
+}
+
+/**
+ * True when a container env entry carries a credential in clear: a secret name (see
+ * {@link isSecretEnvName}) with a non-empty `value` that is not a `$(VAR)` reference.
+ * `valueFrom` entries never are (they name a Secret, not its content).
+ */
+export function isInlineSecretEnv(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) {
+    return false;
+  }
+  const { name, value } = entry as { name?: unknown; value?: unknown };
+  if (typeof name !== 'string' || typeof value !== 'string' || !isSecretEnvName(name)) {
+    return false;
+  }
+  const v = value.trim();
+  return v.length > 0 && !/^\$\([A-Za-z_][\w.-]*\)$/.test(v);
+}
+
+/**
+ * A deep copy of `manifest` (or a list of them) with every inline credential in an `env` list
+ * (predictor model, containers, init containers…) replaced by {@link MASKED} (exactly what
+ * `inferkit validate` reports), and the values of `args`/`command` flags with a secret name
+ * (`--hf_token=…`, `--api-key …`); everything else is unchanged.
+ */
+export function maskManifestSecrets<T>(manifest: T): T {
+  return mask(manifest) as T;
+}
+
+function mask(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(mask);
+  }
+  if (typeof value !== 'object' || value === null) {
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'env' && Array.isArray(v)) {
+      out[k] = v.map((e: unknown) => (isInlineSecretEnv(e) ? { ...(e as object), value: MASKED } : mask(e)));
+    } else if ((k === 'args' || k === 'command') && Array.isArray(v)) {
+      out[k] = maskArgs(v);
+    } else {
+      out[k] = mask(v);
+    }
+  }
+  return out;
+}
+
+/** `--hf_token=VALUE` → `--hf_token=***`; `--api-key VALUE` → `--api-key ***`. */
+function maskArgs(args: readonly unknown[]): unknown[] {
+  return args.map((a, i) => {
+    if (typeof a !== 'string') {
+      return mask(a);
+    }
+    const eq = /^(--?[\w.-]+)=(.+)$/.exec(a);
+    if (eq && isSecretEnvName(eq[1].replace(/^-+/, ''))) {
+      return `${eq[1]}=${MASKED}`;
+    }
+    const prev = args[i - 1];
+    const flag = typeof prev === 'string' && /^--?[\w.-]+$/.test(prev) ? prev.replace(/^-+/, '') : undefined;
+    return flag !== undefined && !a.startsWith('-') && isSecretEnvName(flag) ? MASKED : a;
+  });
+}

@@ -1,0 +1,26 @@
+import type { ForecastResponse } from '../contract/forecast.js';
+
+/**
+ * An absolute POSIX path with at least one folder, not part of a URL (`https://host/a/b` is kept)
+ * and not one of the server's own routes (`/v1/…`, `/v2/…`, `/inferkit/…`).
+ */
+const POSIX_PATH = /(?<![\w.:/~-])\/(?!(?:v1|v2|inferkit)\/)(?:[^\s'"`:,;()[\]{}<>/]+\/)+([^\s'"`:,;()[\]{}<>/]+)/g;
+/** An absolute Windows path (`C:\Users\…\model.onnx`). */
+const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[^\s'"`:,;()[\]{}<>\\]+\\)*([^\s'"`:,;()[\]{}<>\\]+)/g;
+
+/**
+ * `message` with absolute file paths cut to their last part (`/home/me/.cache/…/model.onnx` →
+ * `…/model.onnx`), for what HTTP answers show: they must not tell a caller the user name, the
+ * home folder or the cache layout of the machine. Logs keep the full message.
+ */
+export function redactPaths(message: string): string {
+  return message.replace(POSIX_PATH, '…/$1').replace(WINDOWS_PATH, '…\\$1');
+}
+
+/** A forecast error body with file paths cut out of its top-level message. */
+export function redactForecastError(body: ForecastResponse): ForecastResponse {
+  if (body.error) {
+    body.error = { ...body.error, message: redactPaths(body.error.message) };
+  }
+  return body;
+}
