@@ -1,4 +1,5 @@
 import { baselineModel, type BaselineOptions, type PointAndSpread } from './baseline-model.js';
+import { fillMissing } from './fill-missing.js';
 import type { ForecastModel } from './forecast-model.js';
 
 /**
@@ -22,11 +23,10 @@ export function theta(options: BaselineOptions = {}): ForecastModel {
 function thetaRule(y: Float32Array, horizon: number, m: number): PointAndSpread {
   const point = new Float64Array(horizon).fill(Number.NaN);
   const sd = new Float64Array(horizon).fill(Number.NaN);
-  const first = y.findIndex((v) => !Number.isNaN(v));
+  const { values: x, first } = fillMissing(y);
   if (first < 0) {
     return { point, sd };
   }
-  const x = fillMissing(y.subarray(first));
   const n = x.length;
   const multiplicative = x.every((v) => v > 0);
   const season = m > 1 && n >= 2 * m && isSeasonal(x, m) ? seasonalIndices(x, m, first, multiplicative) : undefined;
@@ -47,25 +47,6 @@ function thetaRule(y: Float32Array, horizon: number, m: number): PointAndSpread 
 
 function deseason(v: number, s: number, multiplicative: boolean): number {
   return multiplicative ? v / s : v - s;
-}
-
-/** Inner NaN → linear interpolation, trailing NaN → last value (the first value is present). */
-function fillMissing(y: Float32Array): Float64Array {
-  const x = Float64Array.from(y);
-  let prev = 0;
-  for (let t = 1; t < x.length; t++) {
-    if (Number.isNaN(x[t])) {
-      continue;
-    }
-    for (let k = prev + 1; k < t; k++) {
-      x[k] = x[prev] + ((x[t] - x[prev]) * (k - prev)) / (t - prev);
-    }
-    prev = t;
-  }
-  for (let k = prev + 1; k < x.length; k++) {
-    x[k] = x[prev];
-  }
-  return x;
 }
 
 /** Lag-m autocorrelation beyond the 90% bound `1.645·√((1 + 2Σ_{k<m} r_k²)/n)`. */

@@ -1,0 +1,112 @@
+import { etsFilter, type EtsParams, type EtsStates } from './ets-filter.js';
+import { initialStates } from './ets-init.js';
+import type { EtsSpec } from './ets-spec.js';
+import { nelderMead } from './nelder-mead.js';
+
+/** A fitted ETS model. */
+export interface EtsFit {
+  spec: EtsSpec;
+  /** Season length (1 without season). */
+  m: number;
+  params: EtsParams;
+  /** Starting states (before the first value). */
+  init: EtsStates;
+  /** States after the last value (the forecast origin). */
+  final: EtsStates;
+  /** Values fitted. */
+  n: number;
+  /** Estimated parameters + initial states + the error variance (as R's forecast::ets counts them). */
+  np: number;
+  loglik: number;
+  aic: number;
+  aicc: number;
+  /** Error variance: Σ e² / (n − np), e absolute (additive error) or relative (multiplicative). */
+  sigma2: number;
+}
+
+/** Parameter box: α ∈ [1e-4, 0.9999], β = α·u, γ = (1 − α)·v with u, v ∈ [1e-4, 0.9999], φ ∈ [0.8, 0.98] (the "usual" region). */
+const LO = 1e-4;
+const HI = 0.9999;
+const PHI_LO = 0.8;
+const PHI_HI = 0.98;
+
+/**
+ * Maximum-likelihood fit of one ETS spec: Nelder–Mead over (α, u, v, φ, ℓ₀, b₀) — the smoothing
+ * parameters in the usual region (β ≤ α, γ ≤ 1 − α, 0.8 ≤ φ ≤ 0.98) and the initial level and
+ * trend; the initial seasonal states stay at the heuristic's values (a full search over m − 1 more
+ * coordinates costs far more than it gains on short series). Undefined when the model has too
+ * many parameters for n (n ≤ np + 1) or never produced a finite likelihood.
+ */
+export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, maxEvaluations?: number): EtsFit | undefined {
+  const n = y.length;
+  const seasonal = spec.season !== 'N';
+  const trend = spec.trend !== 'N';
+  const damped = spec.trend === 'Ad';
+  const mm = seasonal ? m : 1;
+  const np = 1 + (trend ? 1 : 0) + (seasonal ? 1 : 0) + (damped ? 1 : 0) + 1 + (trend ? 1 : 0) + (seasonal ? mm - 1 : 0) + 1;
+  if (n <= np + 1 || (seasonal && n < 2 * m)) {
+    return undefined;
+  }
+  const start = initialStates(y, spec, mm);
+  const scale = spreadOf(y);
+  const x0: number[] = [seasonal ? 0.2 : 0.3];
+  const lower: number[] = [LO];
+  const upper: number[] = [HI];
+  const step: number[] = [0.1];
+  const push = (v: number, lo: number, hi: number, st: number): number => {
+    x0.push(v);
+    lower.push(lo);
+    upper.push(hi);
+    step.push(st);
+    return x0.length - 1;
+  };
+  const iu = trend ? push(0.1, LO, HI, 0.1) : -1;
+  const iv = seasonal ? push(0.1, LO, HI, 0.1) : -1;
+  const iphi = damped ? push(0.97, PHI_LO, PHI_HI, 0.05) : -1;
+  const il = push(start.level, -Infinity, Infinity, 0.1 * scale + 1e-8 * Math.abs(start.level) + 1e-12);
+  const ib = trend ? push(start.trend, -Infinity, Infinity, 0.01 * scale + 1e-12) : -1;
+  const decode = (x: ArrayLike<number>): { p: EtsParams; init: EtsStates } => ({
+    p: {
+      alpha: x[0],
+      beta: iu >= 0 ? x[0] * x[iu] : 0,
+      gamma: iv >= 0 ? (1 - x[0]) * x[iv] : 0,
+      phi: iphi >= 0 ? x[iphi] : 1,
+    },
+    init: { level: x[il], trend: ib >= 0 ? x[ib] : 0, season: start.season },
+  });
+  const objective = (x: Float64Array): number => {
+    const { p, init } = decode(x);
+    return etsFilter(y, spec, p, init).loss;
+  };
+  const best = nelderMead(objective, x0, { lower, upper, step, maxEvaluations: maxEvaluations ?? 150 * x0.length, tolerance: 1e-8 });
+  if (!Number.isFinite(best.value)) {
+    return undefined;
+  }
+  const { p, init } = decode(best.x);
+  const run = etsFilter(y, spec, p, init);
+  const loglik = -0.5 * run.loss;
+  const aic = run.loss + 2 * np;
+  return {
+    spec,
+    m: mm,
+    params: p,
+    init,
+    final: run.final,
+    n,
+    np,
+    loglik,
+    aic,
+    aicc: aic + (2 * np * (np + 1)) / (n - np - 1),
+    sigma2: run.sse / Math.max(1, n - np),
+  };
+}
+
+/** Standard deviation of the first differences (a scale for the level's search step), else of the values. */
+function spreadOf(y: ArrayLike<number>): number {
+  let s = 0;
+  for (let t = 1; t < y.length; t++) {
+    s += (y[t] - y[t - 1]) ** 2;
+  }
+  const sd = Math.sqrt(s / Math.max(1, y.length - 1));
+  return sd > 0 ? sd : Math.abs(y[0]) * 0.01;
+}
