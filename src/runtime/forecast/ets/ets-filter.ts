@@ -53,6 +53,8 @@ export function etsFilter(y: ArrayLike<number>, spec: EtsSpec, p: EtsParams, ini
   let b = hasTrend ? init.trend : 0;
   let sse = 0;
   let logSum = 0;
+  // Product of μ, folded into logSum only when it nears the float range (one log per ~50 steps, not one per step).
+  let prod = 1;
   let k = 0;
   for (let t = 0; t < n; t++) {
     const base = l + phi * b;
@@ -70,7 +72,11 @@ export function etsFilter(y: ArrayLike<number>, spec: EtsSpec, p: EtsParams, ini
     if (errM) {
       const e = d / mu;
       sse += e * e;
-      logSum += Math.log(mu);
+      prod *= mu;
+      if (prod > 1e150 || prod < 1e-150) {
+        logSum += Math.log(prod);
+        prod = 1;
+      }
     } else {
       sse += d * d;
     }
@@ -85,6 +91,7 @@ export function etsFilter(y: ArrayLike<number>, spec: EtsSpec, p: EtsParams, ini
     k = k + 1 === m ? 0 : k + 1;
   }
   // No rotation needed: s[k] still applies to the steps t ≡ k (mod m), now the future ones.
+  logSum += Math.log(prod);
   const loss = n * Math.log((2 * Math.PI * Math.max(sse, Number.MIN_VALUE)) / n) + n + 2 * logSum;
   return { loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY, sse, final: { level: l, trend: b, season: s } };
 }

@@ -24,6 +24,14 @@ export interface EtsFit {
   sigma2: number;
 }
 
+/** Search limits of {@link fitEtsSpec}. */
+export interface EtsFitOptions {
+  /** Cap on likelihood evaluations. @default 150 × parameters searched */
+  maxEvaluations?: number;
+  /** Relative spread of −2 log L across the simplex at which the search stops. @default 1e-6 */
+  tolerance?: number;
+}
+
 /** Parameter box: α ∈ [1e-4, 0.9999], β = α·u, γ = (1 − α)·v with u, v ∈ [1e-4, 0.9999], φ ∈ [0.8, 0.98] (the "usual" region). */
 const LO = 1e-4;
 const HI = 0.9999;
@@ -37,7 +45,7 @@ const PHI_HI = 0.98;
  * coordinates costs far more than it gains on short series). Undefined when the model has too
  * many parameters for n (n ≤ np + 1) or never produced a finite likelihood.
  */
-export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, maxEvaluations?: number): EtsFit | undefined {
+export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, options: EtsFitOptions = {}): EtsFit | undefined {
   const n = y.length;
   const seasonal = spec.season !== 'N';
   const trend = spec.trend !== 'N';
@@ -78,7 +86,7 @@ export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, maxEv
     const { p, init } = decode(x);
     return etsFilter(y, spec, p, init).loss;
   };
-  const best = nelderMead(objective, x0, { lower, upper, step, maxEvaluations: maxEvaluations ?? 150 * x0.length, tolerance: 1e-8 });
+  const best = nelderMead(objective, x0, { lower, upper, step, maxEvaluations: options.maxEvaluations ?? 150 * x0.length, tolerance: options.tolerance ?? 1e-6 });
   if (!Number.isFinite(best.value)) {
     return undefined;
   }

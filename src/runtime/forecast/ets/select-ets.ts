@@ -63,7 +63,7 @@ export function selectEts(y: ArrayLike<number>, options: SelectEtsOptions = {}):
   const candidates: EtsSelection['candidates'] = [];
   let best: EtsFit | undefined;
   for (const spec of specs) {
-    const fit = fitEtsSpec(y, spec, m, options.maxEvaluations);
+    const fit = fitEtsSpec(y, spec, m, { maxEvaluations: options.maxEvaluations });
     candidates.push({ model: etsName(spec), aicc: fit?.aicc ?? Number.POSITIVE_INFINITY });
     if (fit !== undefined && (best === undefined || fit.aicc < best.aicc)) {
       best = fit;
