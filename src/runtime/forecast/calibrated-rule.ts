@@ -15,9 +15,11 @@ export interface CalibrationOptions {
  * Wraps a rule so that its spread is calibrated on the series' own recent past (split-conformal
  * style): the rule is refitted on the history cut at `origins` hold-out origins, its errors on
  * the next `horizon` known values are standardised by its own sd (z = (y − point) / sd), and the
- * spread of the final forecast is multiplied by c = q_coverage(|z|) / z_{(1+coverage)/2} — the
- * factor that would have made exactly `coverage` of those errors fall inside the interval.
- * Simulated quantiles are scaled around the point forecast by the same c.
+ * spread of the final forecast is multiplied by c = max(1, q_coverage(|z|) / z_{(1+coverage)/2}) —
+ * the factor that would have made exactly `coverage` of those errors fall inside the interval,
+ * never below 1 (a few calm recent windows are no evidence that the model's own spread is too
+ * wide). Simulated quantiles are scaled around the point forecast by the same c. Costs `origins`
+ * extra fits per series.
  */
 export function calibratedRule(rule: BaselineRule, options: CalibrationOptions = {}): BaselineRule {
   const origins = options.origins ?? 3;

@@ -1,3 +1,4 @@
+import { InferkitError } from '../../../errors.js';
 import { centredMovingAverage } from './moving-average.js';
 
 /** Options of {@link mstlDecompose}. */
@@ -28,10 +29,21 @@ export interface MstlDecomposition {
  * is followed — re-centred to sum ≈ 0 over every period. `iterations` passes let each component
  * see the others' latest estimate; from the second pass, bisquare weights (6 × median |remainder|)
  * keep outliers out of the seasonal means. Every loop is bounded by n × periods × window × passes.
+ * Throws `invalid_request` naming `series[i]` (a missing or non-finite value) or `periods[i]`
+ * (not an integer ≥ 2, or fewer than two cycles in the series).
  */
 export function mstlDecompose(y: Float64Array, periods: readonly number[], options: MstlDecomposeOptions = {}): MstlDecomposition {
   const n = y.length;
-  const ps = [...new Set(periods)].filter((p) => Number.isInteger(p) && p > 1).sort((a, b) => a - b);
+  const bad = y.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) {
+    throw new InferkitError('invalid_request', `series[${bad}]: MSTL needs finite values without gaps (got ${y[bad]}); fill or drop missing values first`, { param: 'series' });
+  }
+  periods.forEach((p, i) => {
+    if (!(Number.isInteger(p) && p >= 2 && n >= 2 * p)) {
+      throw new InferkitError('invalid_request', `periods[${i}]: expected an integer ≥ 2 with at least two cycles in the series (${n} values), got ${p}`, { param: `periods[${i}]` });
+    }
+  });
+  const ps = [...new Set(periods)].sort((a, b) => a - b);
   const iterations = options.iterations ?? 2;
   const window = Math.max(1, options.seasonalWindow ?? 7);
   const seasonal = ps.map(() => new Float64Array(n));
