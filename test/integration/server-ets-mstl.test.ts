@@ -37,7 +37,8 @@ describe('AutoETS and MSTL served by name', () => {
     const res = ForecastResponseSchema.parse(r.json());
     const content = res.outputs[0].content?.[0];
     const q = content?.quantiles ?? {};
-    const [lo, mid, hi] = ['0.1', '0.5', '0.9'].map((k) => q[k] ?? []);
+    // Univariate: each quantile is a flat list of numbers.
+    const [lo, mid, hi] = ['0.1', '0.5', '0.9'].map((k) => (q[k] ?? []) as number[]);
     expect(mid).toHaveLength(14);
     for (let h = 0; h < 14; h++) {
       expect(lo[h]).toBeLessThan(mid[h]);
