@@ -30,6 +30,10 @@ export interface EtsFitOptions {
   maxEvaluations?: number;
   /** Relative spread of −2 log L across the simplex at which the search stops. @default 1e-6 */
   tolerance?: number;
+  /** Also search the initial seasonal states (m − 1 more coordinates; the last keeps them summing to 0, or averaging 1). @default false */
+  seasonalInit?: boolean;
+  /** Start the search from this fit's parameters and states instead of the heuristic's. */
+  from?: EtsFit;
 }
 
 /** Parameter box: α ∈ [1e-4, 0.9999], β = α·u, γ = (1 − α)·v with u, v ∈ [1e-4, 0.9999], φ ∈ [0.8, 0.98] (the "usual" region). */
@@ -41,9 +45,9 @@ const PHI_HI = 0.98;
 /**
  * Maximum-likelihood fit of one ETS spec: Nelder–Mead over (α, u, v, φ, ℓ₀, b₀) — the smoothing
  * parameters in the usual region (β ≤ α, γ ≤ 1 − α, 0.8 ≤ φ ≤ 0.98) and the initial level and
- * trend; the initial seasonal states stay at the heuristic's values (a full search over m − 1 more
- * coordinates costs far more than it gains on short series). Undefined when the model has too
- * many parameters for n (n ≤ np + 1) or never produced a finite likelihood.
+ * trend — and, with `seasonalInit`, the m − 1 free initial seasonal states (else they stay at the
+ * heuristic's values). Undefined when the model has too many parameters for n (n ≤ np + 1) or
+ * never produced a finite likelihood.
  */
 export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, options: EtsFitOptions = {}): EtsFit | undefined {
   const n = y.length;
@@ -55,9 +59,11 @@ export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, optio
   if (n <= np + 1 || (seasonal && n < 2 * m)) {
     return undefined;
   }
-  const start = initialStates(y, spec, mm);
+  const from = options.from;
+  const start = from?.init ?? initialStates(y, spec, mm);
   const scale = spreadOf(y);
-  const x0: number[] = [seasonal ? 0.2 : 0.3];
+  const fp = from?.params;
+  const x0: number[] = [fp?.alpha ?? (seasonal ? 0.2 : 0.3)];
   const lower: number[] = [LO];
   const upper: number[] = [HI];
   const step: number[] = [0.1];
@@ -68,11 +74,28 @@ export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, optio
     step.push(st);
     return x0.length - 1;
   };
-  const iu = trend ? push(0.1, LO, HI, 0.1) : -1;
-  const iv = seasonal ? push(0.1, LO, HI, 0.1) : -1;
-  const iphi = damped ? push(0.97, PHI_LO, PHI_HI, 0.05) : -1;
+  const ratio = (v: number | undefined, d: number | undefined): number | undefined => (v !== undefined && d !== undefined && d > 0 ? Math.min(HI, Math.max(LO, v / d)) : undefined);
+  const iu = trend ? push(ratio(fp?.beta, fp?.alpha) ?? 0.1, LO, HI, 0.1) : -1;
+  const iv = seasonal ? push(ratio(fp?.gamma, fp === undefined ? undefined : 1 - fp.alpha) ?? 0.1, LO, HI, 0.1) : -1;
+  const iphi = damped ? push(fp?.phi ?? 0.97, PHI_LO, PHI_HI, 0.05) : -1;
   const il = push(start.level, -Infinity, Infinity, 0.1 * scale + 1e-8 * Math.abs(start.level) + 1e-12);
   const ib = trend ? push(start.trend, -Infinity, Infinity, 0.01 * scale + 1e-12) : -1;
+  const multiplicative = spec.season === 'M';
+  const sstep = multiplicative ? 0.02 : 0.1 * scale + 1e-12;
+  const is = seasonal && options.seasonalInit === true ? Array.from({ length: mm - 1 }, (_, j) => push(start.season[j], -Infinity, Infinity, sstep)) : [];
+  const seasonOf = (x: ArrayLike<number>): Float64Array => {
+    if (is.length === 0) {
+      return start.season;
+    }
+    const s = new Float64Array(mm);
+    let sum = 0;
+    is.forEach((i, j) => {
+      s[j] = x[i];
+      sum += x[i];
+    });
+    s[mm - 1] = (multiplicative ? mm : 0) - sum;
+    return s;
+  };
   const decode = (x: ArrayLike<number>): { p: EtsParams; init: EtsStates } => ({
     p: {
       alpha: x[0],
@@ -80,7 +103,7 @@ export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, optio
       gamma: iv >= 0 ? (1 - x[0]) * x[iv] : 0,
       phi: iphi >= 0 ? x[iphi] : 1,
     },
-    init: { level: x[il], trend: ib >= 0 ? x[ib] : 0, season: start.season },
+    init: { level: x[il], trend: ib >= 0 ? x[ib] : 0, season: seasonOf(x) },
   });
   const objective = (x: Float64Array): number => {
     const { p, init } = decode(x);
