@@ -24,8 +24,8 @@ export function syntheticMonthly(count = 1000, seed = 7): Float64Array[] {
 }
 
 /** Seconds (wall and this process's user CPU, which a busy shared machine inflates less) AutoETS takes to select and fit a model for every series; and the models chosen. */
-export function runEtsSpeedBench(count = 1000): { seconds: number; cpuSeconds: number; series: number; values: number; models: Record<string, number> } {
-  const series = syntheticMonthly(count);
+export function runEtsSpeedBench(options: { quick?: boolean; count?: number } = {}): { seconds: number; cpuSeconds: number; series: number; values: number; models: Record<string, number> } {
+  const series = syntheticMonthly(options.count ?? (options.quick === true ? 200 : 1000));
   const models: Record<string, number> = {};
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -39,7 +39,7 @@ export function runEtsSpeedBench(count = 1000): { seconds: number; cpuSeconds: n
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = runEtsSpeedBench(Number(process.argv[2] ?? 1000));
+  const r = runEtsSpeedBench({ count: Number(process.argv[2] ?? 1000) });
   console.log(`AutoETS on ${r.series} monthly series (${r.values} values): ${r.seconds.toFixed(2)} s wall, ${r.cpuSeconds.toFixed(2)} s CPU (${((1000 * r.cpuSeconds) / r.series).toFixed(2)} ms CPU/series)`);
   console.log(JSON.stringify(r.models));
 }
