@@ -34,6 +34,8 @@ export interface EtsFitOptions {
   seasonalInit?: boolean;
   /** Start the search from this fit's parameters and states instead of the heuristic's. */
   from?: EtsFit;
+  /** Fresh simplexes started from the best point (Nelder–Mead can stall on a ridge). @default 0 */
+  restarts?: number;
 }
 
 /** Parameter box: α ∈ [1e-4, 0.9999], β = α·u, γ = (1 − α)·v with u, v ∈ [1e-4, 0.9999], φ ∈ [0.8, 0.98] (the "usual" region). */
@@ -109,7 +111,15 @@ export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, optio
     const { p, init } = decode(x);
     return etsFilter(y, spec, p, init).loss;
   };
-  const best = nelderMead(objective, x0, { lower, upper, step, maxEvaluations: options.maxEvaluations ?? 150 * x0.length, tolerance: options.tolerance ?? 1e-6 });
+  const search = { lower, upper, step, maxEvaluations: options.maxEvaluations ?? 150 * x0.length, tolerance: options.tolerance ?? 1e-6 };
+  let best = nelderMead(objective, x0, search);
+  for (let r = 0; r < (options.restarts ?? 0) && Number.isFinite(best.value); r++) {
+    const again = nelderMead(objective, best.x, search);
+    if (!(again.value < best.value - 1e-9)) {
+      break;
+    }
+    best = again;
+  }
   if (!Number.isFinite(best.value)) {
     return undefined;
   }
