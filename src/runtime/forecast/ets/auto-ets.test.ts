@@ -94,3 +94,11 @@ describe('autoEts', () => {
     lower.slice(1).forEach((v, h) => expect(v).toBeLessThan(lower[h]));
   });
 });
+
+describe('autoEts({ model })', () => {
+  it('rejects an unknown name at once, and falls back to AICc on a series the model cannot take', async () => {
+    expect(() => autoEts({ model: 'AXA' })).toThrow(/model: "AXA" is not an ETS model/);
+    const f = await autoEts({ model: 'MAM' }).predict([Float32Array.from({ length: 30 }, (_, t) => t - 10)], 3, { frequencies: ['month'] });
+    Array.from(f.mean?.[0] ?? []).forEach((v, h) => expect(v).toBeCloseTo(20 + h, 3));
+  });
+});

@@ -1,12 +1,18 @@
+import { isInferkitError } from '../../../errors.js';
 import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
 import { fillMissing } from '../fill-missing.js';
 import type { ForecastModel } from '../forecast-model.js';
 import { etsForecast } from './ets-forecast.js';
-import { MIN_ETS_LENGTH, selectEts } from './select-ets.js';
+import { parseEtsName } from './ets-spec.js';
+import { MIN_ETS_LENGTH, selectEts, type EtsSelection } from './select-ets.js';
 
 /** Options of {@link autoEts}. */
 export interface AutoEtsOptions extends BaselineOptions {
-  /** Fit only this model (`"AAdN"`, `"MAM"`…) instead of selecting by AICc. */
+  /**
+   * Fit only this model (`"AAdN"`, `"MAM"`…) instead of selecting by AICc; a series it cannot
+   * describe (a multiplicative model on values ≤ 0, a seasonal one on fewer than two seasons) gets
+   * the AICc choice instead of failing the batch. A name outside the family throws at construction.
+   */
   model?: string;
   /** Consider damped trends. @default true */
   damped?: boolean;
@@ -27,6 +33,9 @@ export interface AutoEtsOptions extends BaselineOptions {
  * (last value, random-walk spread) instead of failing the batch.
  */
 export function autoEts(options: AutoEtsOptions = {}): ForecastModel {
+  if (options.model !== undefined) {
+    parseEtsName(options.model);
+  }
   return baselineModel('auto-ets', (y, horizon, m) => etsRule(y, horizon, m, options), options, 2);
 }
 
@@ -35,9 +44,23 @@ function etsRule(y: Float32Array, horizon: number, m: number, options: AutoEtsOp
   if (values.length < MIN_ETS_LENGTH) {
     return naive(values, horizon);
   }
-  const { fit } = selectEts(values, { season: m, model: options.model, damped: options.damped });
+  const { fit } = fitFor(values, m, options);
   const f = etsForecast(fit, horizon, { levels: BASELINE_LEVELS, simulations: options.simulations, seed: options.seed });
   return { point: f.point, sd: f.sd ?? new Float64Array(horizon), quantiles: f.quantiles };
+}
+
+/** The asked-for model, else (when this series cannot take it: non-positive values, too short for its season) the AICc choice. */
+function fitFor(values: Float64Array, m: number, options: AutoEtsOptions): EtsSelection {
+  if (options.model !== undefined) {
+    try {
+      return selectEts(values, { season: m, model: options.model, damped: options.damped });
+    } catch (e) {
+      if (!(isInferkitError(e) && e.param === 'model')) {
+        throw e;
+      }
+    }
+  }
+  return selectEts(values, { season: m, damped: options.damped });
 }
 
 function naive(x: Float64Array, horizon: number): PointAndSpread {
