@@ -15,7 +15,7 @@ export interface EtsForecast {
 export interface EtsForecastOptions {
   /** Quantile levels to simulate (used only when intervals are simulated). */
   levels: readonly number[];
-  /** Sample paths when simulating. @default 1000 */
+  /** Sample paths when simulating (fewer, down to 200, when horizon × paths would pass 4 million). @default 1000 */
   simulations?: number;
   /** Seed of the simulation (same seed, same quantiles). @default 42 */
   seed?: number;
@@ -66,9 +66,12 @@ export function etsForecast(fit: EtsFit, horizon: number, options: EtsForecastOp
   return { point, quantiles: simulateQuantiles(fit, horizon, options) };
 }
 
+const MAX_SAMPLES = 4_000_000;
+
 function simulateQuantiles(fit: EtsFit, horizon: number, options: EtsForecastOptions): Float64Array {
   const { spec, params, final, n } = fit;
-  const paths = options.simulations ?? 1000;
+  // Memory stays bounded (≤ 4M samples, 32 MB) on very long horizons: fewer paths, never below 200.
+  const paths = Math.max(200, Math.min(options.simulations ?? 1000, Math.floor(MAX_SAMPLES / horizon)));
   const draw = normalGenerator(options.seed ?? 42);
   const sigma = Math.sqrt(fit.sigma2);
   const m = final.season.length;

@@ -11,7 +11,7 @@ import { mstlDecompose, type MstlDecomposeOptions } from './mstl-decompose.js';
 export interface MstlOptions extends BaselineOptions, MstlDecomposeOptions {
   /**
    * Seasonal periods, e.g. `[48, 336]` for half-hourly data (daily and weekly cycles). Periods
-   * with fewer than two full cycles in a series are dropped for it.
+   * that are not integers ≥ 2, or with fewer than two full cycles in a series, are dropped for it.
    * @default [season] from `season` or the series' frequency (SEASON_BY_FREQUENCY)
    */
   periods?: readonly number[];
