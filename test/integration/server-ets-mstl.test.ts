@@ -50,6 +50,16 @@ describe('AutoETS and MSTL served by name', () => {
     expect(hi[13] - lo[13]).toBeGreaterThan(hi[0] - lo[0]);
   });
 
+  it('answers a short series and names an all-missing one, forecasting the rest', async () => {
+    const b = body('ets');
+    b.inputs.push({ ...b.inputs[0], name: 'short', series: [3, 4] }, { ...b.inputs[0], name: 'empty', series: [null, null, null] as unknown as number[] });
+    const r = await http(server.url, '/v1/timeseries/forecast', { body: b, headers: { host: 'ets.default.example.com' } });
+    const res = ForecastResponseSchema.parse(r.json());
+    expect(res.outputs.map((o) => o.status)).toEqual(['completed', 'completed', 'error']);
+    expect(res.outputs[1].content?.[0].mean_forecast.slice(0, 2)).toEqual([4, 4]);
+    expect(res.outputs[2].error).toMatchObject({ code: 'invalid_series', param: 'inputs[2].series' });
+  });
+
   it('refuses a bad --seasonal_periods, naming the flag', async () => {
     const r = await http(server.url, '/v1/timeseries/forecast', { body: body('bad'), headers: { host: 'bad.default.example.com' } });
     expect(r.status).toBeGreaterThanOrEqual(400);
