@@ -74,3 +74,10 @@ describe('mstl', () => {
     expect(Array.from(f.mean?.[1] ?? [])).toEqual(new Array(24).fill(2));
   });
 });
+
+describe('mstl on very short positive series', () => {
+  it('answers the last value on the original scale', async () => {
+    const f = await mstl({ periods: [2] }).predict([Float32Array.of(4, 8, 4, 8)], 2);
+    expect(Array.from(f.mean?.[0] ?? [])).toEqual([8, 8]);
+  });
+});

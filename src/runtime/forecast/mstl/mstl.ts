@@ -33,7 +33,10 @@ export interface MstlOptions extends BaselineOptions, MstlDecomposeOptions {
  * seasonally adjusted series (trend + remainder) is forecast by AutoETS restricted to
  * non-seasonal models (AICc over error A/M × trend N/A/Ad), and each seasonal component is
  * extended naïvely (its last cycle repeated). Intervals are the ETS ones shifted by the seasonal
- * extension. Missing values: leading dropped, inner interpolated, trailing carried forward.
+ * extension, widened where hold-out errors inside the history show them too narrow
+ * ({@link calibratedRule}). With `transform` (default: logs for positive seasonal data) all of this
+ * happens on logs and the quantiles are mapped back. Missing values: leading dropped, inner
+ * interpolated, trailing carried forward; fewer than 5 values → the last value, no spread.
  */
 export function mstl(options: MstlOptions = {}): ForecastModel {
   return baselineModel('mstl', calibratedRule((y, horizon, m) => mstlRule(y, horizon, options.periods ?? [m], options)), options, 2);
@@ -49,7 +52,7 @@ function mstlRule(y: Float32Array, horizon: number, periods: readonly number[], 
   const log = options.transform === 'log' || (options.transform !== 'none' && usable.length > 0 && raw.every((v) => v > 0));
   const x = log ? raw.map(Math.log) : raw;
   if (n < MIN_ETS_LENGTH) {
-    const last = n > 0 ? x[n - 1] : Number.NaN;
+    const last = n > 0 ? raw[n - 1] : Number.NaN;
     return { point: new Float64Array(horizon).fill(last), sd: new Float64Array(horizon) };
   }
   const dec = mstlDecompose(x, usable, options);
