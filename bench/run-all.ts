@@ -27,6 +27,7 @@ const BENCHES: BenchEntry[] = [
   { name: 'token-classification', title: 'Token classification in the kernel (raw ORT vs inferkit vs transformers.js)', file: 'token-classification', exports: ['runTokenClassificationBench'] },
   { name: 'forecast', title: 'Forecast in the kernel (raw ORT vs inferkit)', file: 'forecast', exports: ['runForecastBench'], adapter: FORECAST_ADAPTER },
   { name: 'accuracy', title: 'Forecast accuracy of the baselines (rolling-origin backtest)', file: 'accuracy', exports: ['runAccuracyBench'], adapter: ACCURACY_ADAPTER },
+  { name: 'ets-speed', title: 'AutoETS fit speed (1,000 monthly series, one core; target < 10 s)', file: 'ets-speed', exports: ['runEtsSpeedBench'] },
   { name: 'server', title: 'Server V1/V2/forecast vs in-kernel, at several concurrencies', file: 'server', exports: ['runServerBench'] },
   { name: 'batch-forecast', title: 'Batch forecast of many series from a DataFrame', file: 'batch-forecast', exports: ['runBatchForecastBench'] },
   { name: 'scaling', title: 'Scaling: how cost grows with series count, series length and text length', file: 'scaling', exports: ['runScalingBench'] },

@@ -74,6 +74,18 @@ export type { LoadChronosBoltOptions } from './runtime/forecast/load-chronos-bol
 export type { ForecastModel, ModelForecast } from './runtime/forecast/forecast-model.js';
 export { seasonalNaive } from './runtime/forecast/seasonal-naive.js';
 export { theta } from './runtime/forecast/theta.js';
+export { autoEts } from './runtime/forecast/ets/auto-ets.js';
+export type { AutoEtsOptions } from './runtime/forecast/ets/auto-ets.js';
+export { selectEts } from './runtime/forecast/ets/select-ets.js';
+export type { EtsSelection, SelectEtsOptions } from './runtime/forecast/ets/select-ets.js';
+export { etsForecast } from './runtime/forecast/ets/ets-forecast.js';
+export type { EtsForecast, EtsForecastOptions } from './runtime/forecast/ets/ets-forecast.js';
+export type { EtsFit } from './runtime/forecast/ets/ets-fit.js';
+export type { EtsSpec } from './runtime/forecast/ets/ets-spec.js';
+export { mstl } from './runtime/forecast/mstl/mstl.js';
+export type { MstlOptions } from './runtime/forecast/mstl/mstl.js';
+export { mstlDecompose } from './runtime/forecast/mstl/mstl-decompose.js';
+export type { MstlDecomposition, MstlDecomposeOptions } from './runtime/forecast/mstl/mstl-decompose.js';
 export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
 
 // Protocol semantics (shared by the kernel and the server)

@@ -5,7 +5,7 @@ describe('public API (src/index.ts)', () => {
   it('exposes the notebook workflow end to end from the root entry', () => {
     const fns = [
       'inferenceService', 'containerService', 'toYaml', 'fromYaml', 'runtimeConfig', 'serviceHostname', 'statusRow',
-      'resolveModel', 'loadTokenClassifier', 'loadChronosBolt', 'seasonalNaive', 'theta', 'localForecaster',
+      'resolveModel', 'loadTokenClassifier', 'loadChronosBolt', 'seasonalNaive', 'theta', 'autoEts', 'selectEts', 'etsForecast', 'mstl', 'mstlDecompose', 'localForecaster',
       'serve', 'remote', 'frameToInputs', 'forecastToFrame', 'batchForecast', 'forecastFigure', 'renderPng',
       'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
       'validateManifest', 'parseManifest', 'findInlineSecrets', 'cluster',

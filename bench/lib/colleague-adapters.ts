@@ -85,7 +85,7 @@ export const FORECAST_ADAPTER: BenchAdapter = {
 };
 
 
-/** bench/accuracy.ts (`runAccuracyBench`): rows of MASE/WQL per data group and model. */
+/** bench/accuracy.ts (`runAccuracyBench`): rows of MASE/WQL/coverage per data group and model. */
 export const ACCURACY_ADAPTER: BenchAdapter = {
   calls: () => [{}],
   render(value) {
@@ -96,9 +96,9 @@ export const ACCURACY_ADAPTER: BenchAdapter = {
     return {
       tables: [
         {
-          title: 'Rolling-origin backtest of the baselines (3 folds; lower is better)',
-          headers: ['data (series)', 'horizon', 'model', 'MASE', 'WQL'],
-          rows: rows.map((r) => [`${r.group} (${r.series})`, String(r.horizon), r.model, r.mase.toFixed(3), r.wql.toFixed(4)]),
+          title: 'Rolling-origin backtest of the offline models (3 folds; MASE/WQL lower is better, 80% coverage should be near 0.80)',
+          headers: ['data (series)', 'horizon', 'model', 'MASE', 'WQL', '80% coverage'],
+          rows: rows.map((r) => [`${r.group} (${r.series})`, String(r.horizon), r.model, r.mase.toFixed(3), r.wql.toFixed(4), r.coverage.toFixed(3)]),
         },
       ],
     };

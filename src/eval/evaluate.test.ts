@@ -19,7 +19,7 @@ describe('evaluate', () => {
   it('scores seasonal naive 0 on a purely periodic series (MASE scaled by lag-1 differences)', async () => {
     const values = Array.from({ length: 60 }, (_, t) => [3, 5, 9, 4, 6, 1, 2][t % 7]);
     const r = await evaluate(seasonalNaive(), [{ name: 'p', values, frequency: 'day' }], { horizon: 10, folds: 4, step: 3, season: 1 });
-    expect(r.series).toEqual([{ name: 'p', mase: 0, wql: 0, folds: 4 }]);
+    expect(r.series).toEqual([{ name: 'p', mase: 0, wql: 0, folds: 4, coverage: 1 }]);
     expect([r.mase, r.wql]).toEqual([0, 0]);
     const bySeason = await evaluate(seasonalNaive(), [{ name: 'p', values, frequency: 'day' }], { horizon: 10 });
     expect(bySeason.series[0].mase).toBeNaN(); // the lag-7 scale of a periodic series is 0

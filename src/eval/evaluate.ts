@@ -25,6 +25,8 @@ export interface EvaluateOptions {
   quantiles?: readonly number[];
   /** MASE season for every series. @default from each series' frequency (SEASON_BY_FREQUENCY) */
   season?: number;
+  /** Quantile levels bounding the interval whose coverage is reported. @default [0.1, 0.9] (the 80% interval) */
+  interval?: readonly [number, number];
 }
 
 /** Scores of one series, averaged over its folds. */
@@ -36,6 +38,8 @@ export interface SeriesScore {
   wql: number;
   /** Folds that had enough history (≥ one season + 1 values before the origin). */
   folds: number;
+  /** Share of present actuals inside the forecast's `interval` (NaN when none was present). */
+  coverage: number;
 }
 
 /** Result of {@link evaluate}: per-series scores and their means over series with finite scores. */
@@ -44,6 +48,8 @@ export interface Evaluation {
   horizon: number;
   mase: number;
   wql: number;
+  /** Share of all present actuals (every series, fold and step pooled) inside the forecast's `interval`. */
+  coverage: number;
   series: SeriesScore[];
 }
 
@@ -52,7 +58,8 @@ export interface Evaluation {
  * sees the values before it and forecasts `horizon` steps (rolled out beyond its native horizon,
  * as the forecast API does). MASE uses the median forecast, scaled by the in-sample mean absolute
  * seasonal difference (season from the frequency, 1 when the history is shorter than a season);
- * WQL uses the interpolated `quantiles`. One batched model call per fold.
+ * WQL uses the interpolated `quantiles`; coverage counts the actuals inside the `interval` quantiles
+ * (interpolated like the forecast API's). One batched model call per fold.
  */
 export async function evaluate(model: ForecastModel, series: readonly EvalSeries[], options: EvaluateOptions): Promise<Evaluation> {
   const { horizon } = options;
@@ -63,7 +70,8 @@ export async function evaluate(model: ForecastModel, series: readonly EvalSeries
     throw new InferkitError('invalid_request', `evaluate: horizon, folds and step must be positive integers (got ${horizon}, ${folds}, ${step})`);
   }
   const data = series.map((s) => Float32Array.from(s.values as ArrayLike<number | null>, (v) => v ?? Number.NaN));
-  const sums = series.map(() => ({ mase: 0, maseN: 0, wql: 0, wqlN: 0, folds: 0 }));
+  const interval = options.interval ?? [0.1, 0.9];
+  const sums = series.map(() => ({ mase: 0, maseN: 0, wql: 0, wqlN: 0, folds: 0, inside: 0, present: 0 }));
   for (let k = 0; k < folds; k++) {
     const jobs = data.flatMap((y, i) => {
       const origin = y.length - horizon - (folds - 1 - k) * step;
@@ -86,6 +94,13 @@ export async function evaluate(model: ForecastModel, series: readonly EvalSeries
         s.mase += e;
         s.maseN++;
       }
+      const [lo, hi] = interpolateQuantiles(f.levels, f.values[r], horizon, interval);
+      for (let h = 0; h < actual.length; h++) {
+        if (!Number.isNaN(actual[h])) {
+          s.present++;
+          s.inside += actual[h] >= lo[h] && actual[h] <= hi[h] ? 1 : 0;
+        }
+      }
       const w = weightedQuantileLoss(actual, interpolateQuantiles(f.levels, f.values[r], horizon, levels), levels);
       if (Number.isFinite(w)) {
         s.wql += w;
@@ -98,8 +113,18 @@ export async function evaluate(model: ForecastModel, series: readonly EvalSeries
     mase: sums[i].maseN > 0 ? sums[i].mase / sums[i].maseN : Number.NaN,
     wql: sums[i].wqlN > 0 ? sums[i].wql / sums[i].wqlN : Number.NaN,
     folds: sums[i].folds,
+    coverage: sums[i].present > 0 ? sums[i].inside / sums[i].present : Number.NaN,
   }));
-  return { model: model.name, horizon, mase: finiteMean(scores.map((s) => s.mase)), wql: finiteMean(scores.map((s) => s.wql)), series: scores };
+  const inside = sums.reduce((a, s) => a + s.inside, 0);
+  const present = sums.reduce((a, s) => a + s.present, 0);
+  return {
+    model: model.name,
+    horizon,
+    mase: finiteMean(scores.map((s) => s.mase)),
+    wql: finiteMean(scores.map((s) => s.wql)),
+    coverage: present > 0 ? inside / present : Number.NaN,
+    series: scores,
+  };
 }
 
 function finiteMean(xs: number[]): number {

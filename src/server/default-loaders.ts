@@ -5,6 +5,8 @@ import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { SessionOptions } from '../runtime/ort.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
 import { loadChronosBolt } from '../runtime/forecast/load-chronos-bolt.js';
+import { autoEts } from '../runtime/forecast/ets/auto-ets.js';
+import { mstl } from '../runtime/forecast/mstl/mstl.js';
 import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
 import { theta } from '../runtime/forecast/theta.js';
 import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
@@ -18,12 +20,41 @@ export interface DefaultLoaderOptions extends Partial<Omit<ResolveModelOptions, 
   session?: SessionOptions;
 }
 
+/** Season options a service may pass to a baseline: `--season=N`, and for MSTL `--seasonal_periods=48,336`. */
+interface BaselineArgs {
+  name: string;
+  season?: number;
+  periods?: number[];
+}
+
 /** Forecast model ids that are offline baselines rather than hub models (any case, `-` or `_`). */
-const BASELINES: Readonly<Record<string, (name: string) => ForecastModel>> = {
-  'seasonal-naive': (name) => seasonalNaive({ name }),
-  naive: (name) => seasonalNaive({ name, season: 1 }),
-  theta: (name) => theta({ name }),
+const BASELINES: Readonly<Record<string, (args: BaselineArgs) => ForecastModel>> = {
+  'seasonal-naive': ({ name, season }) => seasonalNaive({ name, season }),
+  naive: ({ name }) => seasonalNaive({ name, season: 1 }),
+  theta: ({ name, season }) => theta({ name, season }),
+  'auto-ets': ({ name, season }) => autoEts({ name, season }),
+  autoets: ({ name, season }) => autoEts({ name, season }),
+  ets: ({ name, season }) => autoEts({ name, season }),
+  mstl: ({ name, season, periods }) => mstl({ name, season, periods }),
 };
+
+/** `--season` and `--seasonal_periods` of a baseline service (config errors name the flag). */
+function baselineArgs(config: RuntimeConfig): BaselineArgs {
+  const int = (raw: string, flag: string): number => {
+    const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1) {
+      throw new InferkitError('config', `--${flag}: expected positive integers, got "${raw}"`, { param: flag });
+    }
+    return n;
+  };
+  const season = config.args.values.season;
+  const periods = config.args.values.seasonal_periods;
+  return {
+    name: config.modelName,
+    ...(season !== undefined ? { season: int(season, 'season') } : {}),
+    ...(periods !== undefined ? { periods: periods.split(',').map((p) => int(p, 'seasonal_periods')) } : {}),
+  };
+}
 
 /** The model a service names: `--model_id`, else the hub repo of `storageUri: hf://…`. */
 function modelSource(config: RuntimeConfig): string {
@@ -72,8 +103,9 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
  * The loaders `inferkit serve` uses. Token classification: `--model_id` (hub id, `hf://`, or local
  * folder; `inferkit/ner-fixture` = the generated offline fixture) through `loadTokenClassifier` with
  * `--disable_lower_case`, `--disable_special_tokens`, `--max_model_len` (or `--max_length`), `--return_probabilities`,
- * `--return_raw_logits` and `--return_offsets_mapping`. Forecast: `--model_id` `seasonal-naive`, `naive` or
- * `theta` (optionally `baseline/…`) → offline baseline; anything else →
+ * `--return_raw_logits` and `--return_offsets_mapping`. Forecast: `--model_id` `seasonal-naive`, `naive`,
+ * `theta`, `auto-ets` (also `autoets`, `ets`) or `mstl` (optionally `baseline/…`) → offline baseline, with
+ * `--season=N` (season override) and, for MSTL, `--seasonal_periods=48,336`; anything else →
  * a Chronos-Bolt ONNX model (hub id or folder) through `loadChronosBolt`. Both answer to `--model_name`.
  */
 export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders {
@@ -103,7 +135,7 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
       const source = modelSource(config);
       const baseline = BASELINES[source.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
       if (baseline) {
-        return servedForecastModel(baseline(config.modelName));
+        return servedForecastModel(baseline(baselineArgs(config)));
       }
       const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(session ? { session } : {}) });
       return servedForecastModel(model);

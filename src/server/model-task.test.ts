@@ -11,6 +11,8 @@ describe('inferTask', () => {
     expect(inferTask({ modelId: 'baseline/seasonal-naive', modelName: 'm' })).toBe('time_series_forecast');
     expect(inferTask({ modelName: 'my-forecaster' })).toBe('time_series_forecast');
     expect(inferTask({ modelId: 'dslim/bert-base-NER', modelName: 'bert' })).toBe('token_classification');
+    expect(['auto-ets', 'AutoETS', 'baseline/ets', 'mstl'].map((modelId) => inferTask({ modelId, modelName: 'm' }))).toEqual(new Array(4).fill('time_series_forecast'));
+    expect(inferTask({ modelId: 'org/pockets-ner', modelName: 'm' })).toBe('token_classification');
   });
   it('rejects an unknown task naming the supported ones', () => {
     expect(() => inferTask({ task: 'speech', modelName: 'm' })).toThrow(/supported: token_classification, time_series_forecast/);

@@ -12,13 +12,13 @@ const TASK_ALIASES: Readonly<Record<string, ServeTask>> = {
 };
 
 /** Words in a model id or name that mark a forecasting model when `--task` is absent. */
-const FORECAST_HINT = /chronos|forecast|timesfm|moirai|lag-llama|seasonal|naive|baseline|\btheta\b/i;
+const FORECAST_HINT = /chronos|forecast|timesfm|moirai|lag-llama|seasonal|naive|baseline|\btheta\b|\bauto-?ets\b|\bets\b|\bmstl\b/i;
 
 /**
  * The task a service is served with. `--task` wins (`token_classification`, `time_series_forecast`,
  * any letter case, `-` or `_`); without it the task is `time_series_forecast` when the model id,
- * storageUri or model name mentions chronos, forecast, timesfm, moirai, lag-llama, seasonal, naive
- * baseline or theta, else `token_classification`. An unknown `--task` throws `unsupported`.
+ * storageUri or model name mentions chronos, forecast, timesfm, moirai, lag-llama, seasonal, naive,
+ * baseline, theta, auto-ets/autoets, ets or mstl, else `token_classification`. An unknown `--task` throws `unsupported`.
  */
 export function inferTask(config: Pick<RuntimeConfig, 'task' | 'modelId' | 'modelName' | 'storageUri'>): ServeTask {
   if (config.task !== undefined) {

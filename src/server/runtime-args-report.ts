@@ -17,6 +17,9 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   'return_probabilities',
   'return_raw_logits',
   'return_offsets_mapping',
+  // inferkit's own, for its offline forecasting baselines (KServe has no such models).
+  'season',
+  'seasonal_periods',
 ]);
 
 /**

@@ -17,6 +17,8 @@ export interface BaselineOptions {
 export interface PointAndSpread {
   point: Float64Array;
   sd: Float64Array;
+  /** Quantiles at {@link BASELINE_LEVELS}, level-major `[levels × horizon]`, when the rule has its own (simulated) ones; `sd` is then unused. */
+  quantiles?: Float64Array;
 }
 
 /** Per-series forecasting rule of a baseline: `season` is already resolved (1 = none). */
@@ -24,7 +26,7 @@ export type BaselineRule = (series: Float32Array, horizon: number, season: numbe
 
 /**
  * Wraps a per-series rule as a {@link ForecastModel}: any horizon in one call (`nativeHorizon`
- * Infinity), patch size 1, quantiles `point + z_q · sd` at {@link BASELINE_LEVELS}, mean = point.
+ * Infinity), patch size 1, quantiles `point + z_q · sd` (or the rule's own) at {@link BASELINE_LEVELS}, mean = point.
  * `minCycles` = how many full seasons a series needs before its season is used.
  */
 export function baselineModel(name: string, rule: BaselineRule, options: BaselineOptions, minCycles: number): ForecastModel {
@@ -41,11 +43,11 @@ export function baselineModel(name: string, rule: BaselineRule, options: Baselin
       batch.forEach((series, i) => {
         opts.signal?.throwIfAborted();
         const freq: Frequency | undefined = opts.frequencies?.[i];
-        const { point, sd } = rule(series, horizon, seasonFor(freq, series.length, options.season, minCycles));
+        const { point, sd, quantiles } = rule(series, horizon, seasonFor(freq, series.length, options.season, minCycles));
         const v = new Float32Array(levels.length * horizon);
         for (let q = 0; q < levels.length; q++) {
           for (let h = 0; h < horizon; h++) {
-            v[q * horizon + h] = point[h] + z[q] * sd[h];
+            v[q * horizon + h] = quantiles !== undefined ? quantiles[q * horizon + h] : point[h] + z[q] * sd[h];
           }
         }
         values.push(v);

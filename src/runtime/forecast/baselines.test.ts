@@ -42,13 +42,24 @@ describe('seasonalNaive', () => {
     expect(median(g.values[0], 2)).toEqual([4, 4]);
   });
 
-  it('is plain naive for yearly data, spread growing with √h', async () => {
+  it('is plain naive for yearly data, its spread the RMS of its own in-sample h-step errors', async () => {
     const f = await seasonalNaive().predict([f32([1, 3, 2, 4])], 4, { frequencies: ['year'] });
     expect(Array.from(f.mean?.[0] ?? [])).toEqual([4, 4, 4, 4]);
     const q90 = BASELINE_LEVELS.indexOf(0.9);
-    const sigma = Math.sqrt((4 + 1 + 4) / 3);
     const upper = Array.from(f.values[0].subarray(q90 * 4, q90 * 4 + 4));
-    upper.forEach((u, h) => expect(u).toBeCloseTo(4 + normalQuantile(0.9) * sigma * Math.sqrt(h + 1), 4));
+    // All values > 0: relative lag-h errors y[t]/y[t-h] - 1, scaled by the forecast 4.
+    const rel = [Math.sqrt((2 ** 2 + (1 / 3) ** 2 + 1 ** 2) / 3), Math.sqrt((1 ** 2 + (1 / 3) ** 2) / 2), 3];
+    rel.forEach((r, h) => expect(upper[h]).toBeCloseTo(4 + normalQuantile(0.9) * r * 4, 4));
+    // No lag-4 pair in 4 values: random walk from the RMS one-step difference.
+    expect(upper[3]).toBeCloseTo(4 + normalQuantile(0.9) * Math.sqrt((4 + 1 + 4) / 3) * 2, 4);
+  });
+
+  it('uses absolute errors when a value is ≤ 0', async () => {
+    const f = await seasonalNaive().predict([f32([0, 2, 1, 3])], 2, { frequencies: ['year'] });
+    const q90 = BASELINE_LEVELS.indexOf(0.9);
+    const upper = Array.from(f.values[0].subarray(q90 * 2, q90 * 2 + 2));
+    expect(upper[0]).toBeCloseTo(3 + normalQuantile(0.9) * Math.sqrt((4 + 1 + 4) / 3), 4);
+    expect(upper[1]).toBeCloseTo(3 + normalQuantile(0.9) * Math.sqrt((1 + 1) / 2), 4);
   });
 });
 

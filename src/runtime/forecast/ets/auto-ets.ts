@@ -1,0 +1,77 @@
+import { isInferkitError } from '../../../errors.js';
+import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
+import { fillMissing } from '../fill-missing.js';
+import type { ForecastModel } from '../forecast-model.js';
+import { etsForecast } from './ets-forecast.js';
+import { parseEtsName } from './ets-spec.js';
+import { MIN_ETS_LENGTH, selectEts, type EtsSelection } from './select-ets.js';
+
+/** Options of {@link autoEts}. */
+export interface AutoEtsOptions extends BaselineOptions {
+  /**
+   * Fit only this model (`"AAdN"`, `"MAM"`…) instead of selecting by AICc; a series it cannot
+   * describe (a multiplicative model on values ≤ 0, a seasonal one on fewer than two seasons) gets
+   * the AICc choice instead of failing the batch. A name outside the family throws at construction.
+   */
+  model?: string;
+  /** Consider damped trends. @default true */
+  damped?: boolean;
+  /** Sample paths for simulated intervals. @default 1000 */
+  simulations?: number;
+  /** Seed of the simulated intervals. @default 42 */
+  seed?: number;
+}
+
+/**
+ * AutoETS as a {@link ForecastModel} (default name `auto-ets`): per series, the exponential
+ * smoothing state-space model (error A/M, trend N/A/Ad, season N/A/M) with the lowest AICc
+ * ({@link selectEts}), its point forecast as mean and median, and its prediction intervals —
+ * analytic for additive-error models without a multiplicative season, simulated (seeded, so
+ * repeatable) otherwise. Season from the frequency (SEASON_BY_FREQUENCY) or `season`, used when
+ * the series holds two full seasons. Missing values: leading dropped, inner interpolated,
+ * trailing carried forward. Series with fewer than 5 observed values get a naive forecast
+ * (last value, random-walk spread) instead of failing the batch.
+ */
+export function autoEts(options: AutoEtsOptions = {}): ForecastModel {
+  if (options.model !== undefined) {
+    parseEtsName(options.model);
+  }
+  return baselineModel('auto-ets', (y, horizon, m) => etsRule(y, horizon, m, options), options, 2);
+}
+
+function etsRule(y: Float32Array, horizon: number, m: number, options: AutoEtsOptions): PointAndSpread {
+  const { values } = fillMissing(y);
+  if (values.length < MIN_ETS_LENGTH) {
+    return naive(values, horizon);
+  }
+  const { fit } = fitFor(values, m, options);
+  const f = etsForecast(fit, horizon, { levels: BASELINE_LEVELS, simulations: options.simulations, seed: options.seed });
+  return { point: f.point, sd: f.sd ?? new Float64Array(horizon), quantiles: f.quantiles };
+}
+
+/** The asked-for model, else (when this series cannot take it: non-positive values, too short for its season) the AICc choice. */
+function fitFor(values: Float64Array, m: number, options: AutoEtsOptions): EtsSelection {
+  if (options.model !== undefined) {
+    try {
+      return selectEts(values, { season: m, model: options.model, damped: options.damped });
+    } catch (e) {
+      if (!(isInferkitError(e) && e.param === 'model')) {
+        throw e;
+      }
+    }
+  }
+  return selectEts(values, { season: m, damped: options.damped });
+}
+
+function naive(x: Float64Array, horizon: number): PointAndSpread {
+  const last = x.length > 0 ? x[x.length - 1] : Number.NaN;
+  let s = 0;
+  for (let t = 1; t < x.length; t++) {
+    s += (x[t] - x[t - 1]) ** 2;
+  }
+  const sigma = x.length > 1 ? Math.sqrt(s / (x.length - 1)) : 0;
+  return {
+    point: new Float64Array(horizon).fill(last),
+    sd: Float64Array.from({ length: horizon }, (_, h) => sigma * Math.sqrt(h + 1)),
+  };
+}
