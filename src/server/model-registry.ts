@@ -4,6 +4,7 @@ import { runtimeConfig, type RuntimeConfig } from '../manifest/runtime-config.js
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
+import { planInference, type InferenceOptions, type InferencePlan, type ModelInference } from './inference-plan.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from './model-task.js';
@@ -35,6 +36,8 @@ export interface ModelState {
   status: InferenceServiceStatus;
   /** Runtime args inferkit ignored (not implemented), one sentence each; absent when none. */
   warnings?: string[];
+  /** Threads, worker thread, spinning and graph variant of its ONNX session; absent for models without one. */
+  inference?: ModelInference;
 }
 
 /** Internal record of one served model: the public fields (less the derived ones) and what serves it. */
@@ -54,6 +57,8 @@ export interface ModelRegistryOptions {
   batching: BatcherOptions;
   /** Observes each model call's merged size. */
   onBatch?: (model: string, items: number, requests: number) => void;
+  /** Threads, worker threads, spinning, int8 (see {@link planInference}). */
+  inference?: InferenceOptions;
 }
 
 /**
@@ -63,6 +68,8 @@ export interface ModelRegistryOptions {
 export class ModelRegistry {
   readonly entries: ModelEntry[];
   readonly hosts: ReadonlySet<string>;
+  /** How inference runs: the thread budget and each model's share. */
+  readonly plan: InferencePlan;
   private readonly abort = new AbortController();
   private readonly pending = new Set<Promise<void>>();
 
@@ -77,6 +84,13 @@ export class ModelRegistry {
       seen.set(e.host, `${e.namespace}/${e.service}`);
     }
     this.hosts = new Set(seen.keys());
+    this.plan = planInference(this.entries, options.inference);
+    this.entries.forEach((e, i) => {
+      const inference = this.plan.models[i];
+      if (inference !== undefined) {
+        e.inference = inference;
+      }
+    });
   }
 
   /** Starts loading every model that is not already failed; returns at once. */
@@ -141,7 +155,8 @@ export class ModelRegistry {
       if (loader === undefined) {
         throw new InferkitError('unsupported', `no loader for task ${task}; this server has loaders for: ${Object.keys(loaders).join(', ') || 'none'}`);
       }
-      const model = await loader({ isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal });
+      const context = { isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal };
+      const model = await loader(entry.inference ? { ...context, inference: entry.inference } : context);
       if (model.task !== task) {
         await model.dispose?.();
         throw new InferkitError('model_load_failed', `loader for ${task} returned a ${model.task} model`);
@@ -226,5 +241,6 @@ function toState(e: ModelEntry): ModelState {
     reason: e.reason,
     status,
     ...(e.warnings ? { warnings: [...e.warnings] } : {}),
+    ...(e.inference ? { inference: { ...e.inference } } : {}),
   };
 }

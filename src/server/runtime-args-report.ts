@@ -17,6 +17,8 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   'return_probabilities',
   'return_raw_logits',
   'return_offsets_mapping',
+  // inferkit's own (KServe's parse_known_args ignores it): the int8 graph, as the onnx-variant annotation.
+  'onnx_variant',
 ]);
 
 /**

@@ -7,6 +7,7 @@ import { registerInferenceRoutes } from './inference-routes.js';
 import { registerInfoRoutes } from './info-routes.js';
 import { defaultLoaders } from './default-loaders.js';
 import type { ModelLoaders } from './model-loader.js';
+import type { InferenceOptions, InferencePlan } from './inference-plan.js';
 import { ModelRegistry, type ModelState } from './model-registry.js';
 import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
@@ -50,6 +51,8 @@ export interface ServeOptions {
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
   log?: (line: string) => void;
+  /** Threads (default: the CPUs the process may use, shared among the models), worker threads (default on), spinning, int8. */
+  inference?: InferenceOptions;
 }
 
 /** A running server. */
@@ -66,6 +69,8 @@ export interface RunningServer {
   loaded(): Promise<ModelState[]>;
   /** The Fastify instance (for `inject` and extra routes). */
   app: FastifyInstance;
+  /** How inference runs: thread budget and each model's share (also in `/inferkit/v1/services`). */
+  inference: InferencePlan;
 }
 
 /**
@@ -87,8 +92,12 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       metrics.batchSize.observe({ model }, items);
       metrics.batchRequests.observe({ model }, requests);
     },
+    ...(options.inference ? { inference: options.inference } : {}),
   });
   const warn = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  for (const w of registry.plan.warnings) {
+    warn(`warning: ${w}`);
+  }
   for (const e of registry.entries) {
     for (const w of e.warnings ?? []) {
       warn(`warning: service ${e.service}: ${w}`);
@@ -138,6 +147,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     port,
     host,
     app,
+    inference: registry.plan,
     models: () => registry.states(),
     loaded: async () => {
       await registry.settled();
