@@ -35,8 +35,10 @@ export interface ServeOptions {
   domain?: string;
   /** Most texts (token classification) or series (forecast) merged into one model call; `0`/`1` disables batching. @default 32 */
   maxBatchSize?: number;
-  /** Longest wait (ms) for requests to join a batch; `0` disables batching. @default 2 */
+  /** `0` disables batching; otherwise an idle model starts at once and a busy one merges what queued (see `waitWhenIdle`). @default 2 */
   maxWaitMs?: number;
+  /** Hold the first request of an idle model up to `maxWaitMs` for others to join (the old window: more merging, a latency tax). @default false */
+  waitWhenIdle?: boolean;
   /** Largest request body in bytes (413 above). @default 10 MiB */
   bodyLimit?: number;
   /** Deepest nesting of arrays/objects in a request body (400 beyond). @default 64 */
@@ -87,7 +89,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   const metrics = createServerMetrics();
   const registry = new ModelRegistry(manifests, {
     domain,
-    batching: { maxBatchSize: options.maxBatchSize ?? 32, maxWaitMs: options.maxWaitMs ?? 2 },
+    batching: { maxBatchSize: options.maxBatchSize ?? 32, maxWaitMs: options.maxWaitMs ?? 2, ...(options.waitWhenIdle ? { waitWhenIdle: true } : {}) },
     onBatch: (model, items, requests) => {
       metrics.batchSize.observe({ model }, items);
       metrics.batchRequests.observe({ model }, requests);

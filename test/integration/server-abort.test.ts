@@ -7,7 +7,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   const dir = await nerFixtureDir();
-  server = await serve([isvc('bert-v2', { modelName: 'bert2', v2: true })], { loaders: fixtureLoaders(dir), port: 0, maxWaitMs: 400, maxBatchSize: 64 });
+  server = await serve([isvc('bert-v2', { modelName: 'bert2', v2: true })], { loaders: fixtureLoaders(dir), port: 0, maxWaitMs: 400, maxBatchSize: 64, waitWhenIdle: true });
   await server.loaded();
 });
 afterAll(() => server?.close());
