@@ -134,8 +134,8 @@ describe('inferkit installed from its tarball into an empty folder', () => {
         "const yaml = toYaml(inferenceService({ name: 'esm-check', modelId: 'inferkit/ner-fixture' }));",
         "console.log(fromYaml(yaml)[0].metadata.name, (await loadDataset('classic_series')).length);",
         // An ONNX session in a worker thread, its entry (dist/runtime/worker/session-worker.js) found from the installed package.
-        `await writeNerFixtureRepo('ner');`,
-        "const ner = await loadTokenClassifier('ner', { modelName: 'ner', session: { worker: true } });",
+        `await writeNerFixtureRepo('./ner');`,
+        "const ner = await loadTokenClassifier('./ner', { modelName: 'ner', session: { worker: true } });",
         "console.log(JSON.stringify((await ner.predictTokenIds(['john is in paris'])).classIds));",
         'await ner.dispose();',
       ].join('\n'),
