@@ -19,7 +19,8 @@ import { serve } from '../src/server/serve.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
 import { BERT_BASE, BERT_SMALL, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
-import { p99, runLoad } from './lib/load-client.js';
+import { p99 } from './lib/load-client.js';
+import { runLoadInChild } from './lib/load-process.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { measure } from './lib/measure.js';
 import { formatNumber, formatRatio, median } from './lib/stats.js';
@@ -84,17 +85,19 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           }
           const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
           const bodies = texts(16, 11).map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
-          const one = await runLoad(server.port, path, bodies, 1, cellMs);
-          const many = await runLoad(server.port, path, bodies, 32, cellMs, true);
+          const job = { port: server.port, path, bodies, ms: cellMs };
+          const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+          const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
           const rate = many.requests / many.seconds;
           const p50 = median(one.latenciesMs);
-          log(`  ${variant} ${protocol}: c=32 ${formatNumber(rate)} sentences/s on ${formatNumber(many.coresUsed)} cores, live p99 ${formatNumber(p99(many.liveMs))} ms; c=1 p50 ${formatNumber(p50)} ms`);
+          log(`  ${variant} ${protocol}: c=32 ${formatNumber(rate)} sentences/s on ${formatNumber(many.serverCores)} server cores (client ${formatNumber(many.clientCores)}), live p99 ${formatNumber(p99(many.liveMs))} ms; c=1 p50 ${formatNumber(p50)} ms`);
           rows.push([
             `${variant} ${protocol.toUpperCase()}`,
             `${formatNumber(best.rate)} (b${best.batch}, spin ${best.spinning ? 'on' : 'off'})`,
             formatNumber(rate),
             formatRatio(rate, best.rate),
-            formatNumber(many.coresUsed),
+            formatNumber(many.serverCores),
+            formatNumber(many.clientCores),
             formatNumber(p99(many.liveMs)),
             formatNumber(p50),
             formatNumber(b1?.ms ?? Number.NaN),
@@ -109,12 +112,12 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const raw = (spinning: boolean) => limit.filter((l) => l.spinning === spinning).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol', 'limit sent/s (best batch)', 'server c=32 sent/s', 'server / limit', 'cores used (c=32)', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms', 'c=1 p50 − b1 ms'],
+        headers: ['graph / protocol', 'limit sent/s (best batch)', 'server c=32 sent/s', 'server / limit', 'server cores (c=32)', 'client cores', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms', 'c=1 p50 − b1 ms'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node InferenceSession.run on pre-tokenized tensors, ${cpus} intra-op threads, median per batch size: spinning off ${raw(false)}; spinning on ${raw(true)} sentences/s. The server runs with spinning off (its default).`,
-          `Server = inferkit serve (defaultLoaders, sessions in a worker thread, ${cpus} threads planned, dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in the same process. Cores used = process CPU time (all threads) / wall during the c=32 cell (the load generator's share included). /v2/health/live probed every 10 ms on its own connection during that cell.`,
+          `Server = inferkit serve (defaultLoaders, sessions in a worker thread, ${cpus} threads planned, dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's. /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
       });

@@ -30,7 +30,15 @@ export interface LoadResult {
  * `concurrency` clients POST `bodies` (round robin) back to back for `ms`, after a short warm-up;
  * every answer must be 200. With `probeLive`, a separate connection asks `/v2/health/live` meanwhile.
  */
-export async function runLoad(port: number, path: string, bodies: readonly string[], concurrency: number, ms: number, probeLive = false): Promise<LoadResult> {
+export async function runLoad(
+  port: number,
+  path: string,
+  bodies: readonly string[],
+  concurrency: number,
+  ms: number,
+  probeLive = false,
+  hooks: { onStart?: () => void; onEnd?: () => void } = {},
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latenciesMs: number[] = [];
   const client = async (id: number, until: number, record: boolean) => {
@@ -62,11 +70,13 @@ export async function runLoad(port: number, path: string, bodies: readonly strin
         }
       })()
     : Promise.resolve();
+  hooks.onStart?.();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i, t0 + ms, true)));
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  hooks.onEnd?.();
   loading = false;
   await probe;
   agent.destroy();
