@@ -13,6 +13,12 @@ export interface BatcherOptions {
   maxWaitMs?: number;
   /** Hold the first request of an idle model up to `maxWaitMs` for others (more merging, a latency tax at low load). @default false */
   waitWhenIdle?: boolean;
+  /**
+   * Merged calls allowed to run at once. `2` suits a model in a worker thread: the next batch is
+   * tokenized and queued at the worker while the current one runs, so the worker never waits for the
+   * main thread. @default 1
+   */
+  maxConcurrentCalls?: number;
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
   /**
@@ -26,9 +32,10 @@ export interface BatcherOptions {
 /**
  * Why a merged call started: `idle` — the model was idle, it started at once (no wait window);
  * `busy` — the requests queued while the previous call ran; `full` — `maxBatchSize` items were
- * waiting; `window` — the `waitWhenIdle` timer ran out.
+ * waiting; `window` — the `waitWhenIdle` timer ran out; `overlap` — started at once beside a running
+ * call (`maxConcurrentCalls` > 1).
  */
-export type BatchStart = 'idle' | 'busy' | 'full' | 'window';
+export type BatchStart = 'idle' | 'busy' | 'full' | 'window' | 'overlap';
 
 interface Pending<I, O> {
   items: I[];
@@ -52,12 +59,13 @@ export class Batcher<I, O> {
   readonly maxWaitMs: number;
   private readonly queue: Pending<I, O>[] = [];
   private queuedItems = 0;
-  private running = false;
+  private inFlight = 0;
+  private readonly maxConcurrentCalls: number;
   private cancelledCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private readonly waitWhenIdle: boolean;
-  private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0 };
+  private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0 };
   private readonly run: (items: I[]) => Promise<O[]>;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
   private readonly isolateFailures: boolean;
@@ -69,6 +77,7 @@ export class Batcher<I, O> {
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
     this.onBatch = options.onBatch;
     this.waitWhenIdle = options.waitWhenIdle === true;
+    this.maxConcurrentCalls = Math.max(1, Math.floor(options.maxConcurrentCalls ?? 1));
   }
 
   /** How many merged calls started for each reason (see {@link BatchStart}). */
@@ -119,7 +128,7 @@ export class Batcher<I, O> {
 
   /** True when nothing waits and no merged call runs (the batcher can be dropped). */
   get idle(): boolean {
-    return this.queue.length === 0 && !this.running;
+    return this.queue.length === 0 && this.inFlight === 0;
   }
 
   private async call(items: I[], requests: number): Promise<O[]> {
@@ -132,10 +141,12 @@ export class Batcher<I, O> {
   }
 
   private schedule(): void {
-    if (this.running || this.queue.length === 0) {
+    if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
-    if (this.queuedItems >= this.maxBatchSize) {
+    if (this.inFlight > 0) {
+      this.immediate ??= setImmediate(() => this.flush('overlap'));
+    } else if (this.queuedItems >= this.maxBatchSize) {
       this.flush('full');
     } else if (this.waitWhenIdle) {
       this.timer ??= setTimeout(() => this.flush('window'), this.maxWaitMs);
@@ -154,7 +165,7 @@ export class Batcher<I, O> {
       clearImmediate(this.immediate);
       this.immediate = undefined;
     }
-    if (this.running || this.queue.length === 0) {
+    if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
     const batch: Pending<I, O>[] = [];
@@ -170,9 +181,9 @@ export class Batcher<I, O> {
     }
     this.queuedItems -= count;
     this.starts[reason]++;
-    this.running = true;
+    this.inFlight++;
     void this.runBatch(batch).finally(() => {
-      this.running = false;
+      this.inFlight--;
       // Requests that queued up while the model was busy go out at once: they have waited already.
       if (this.queue.length > 0) {
         this.flush('busy');

@@ -166,7 +166,12 @@ export class ModelRegistry {
         return;
       }
       const onBatch = this.options.onBatch;
-      const batching = { ...this.options.batching, onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined };
+      const batching = {
+        ...this.options.batching,
+        // A session in a worker: the next merged call is prepared while the current one runs.
+        ...(entry.inference?.worker === true ? { maxConcurrentCalls: 2 } : {}),
+        onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
+      };
       entry.model = model;
       if (model.task === 'token_classification') {
         entry.tokens = createTokenRunner(entry.name, model, batching);
