@@ -68,10 +68,15 @@ export class WorkerSession implements OrtSession {
     const { tensors, transfer } = transferable(wire);
     const id = ++this.#nextId;
     return new Promise((resolve, reject) => {
+      const message: ToWorker = { kind: 'run', id, feeds: tensors };
+      try {
+        worker.postMessage(message, transfer);
+      } catch (cause) {
+        reject(new InferkitError('inference_failed', `could not send the feeds to the ONNX Runtime worker: ${(cause as Error).message}`, { cause }));
+        return;
+      }
       this.#pending.set(id, { resolve, reject });
       worker.ref();
-      const message: ToWorker = { kind: 'run', id, feeds: tensors };
-      worker.postMessage(message, transfer);
     });
   }
 
