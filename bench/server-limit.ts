@@ -4,7 +4,7 @@
  * may use, best of batch 1/8/32, spinning off and on), for the fp32 graph and its dynamic-int8
  * `onnx/model_quantized.onnx`, V1 and V2. Also: cores used (process CPU time / wall, worker threads
  * included), `/v2/health/live` p99 during the saturating load, and concurrency-1 p50 against one raw
- * batch-1 run. The load average is recorded before and after each table; tables started on a loaded
+ * batch-1 run; and the forecast route (Chronos-Bolt-shaped graph, Theta) against its own limit. The load average is recorded before and after each table; tables started on a loaded
  * machine are marked busy.
  * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N]`.
  */
@@ -18,7 +18,8 @@ import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
-import { BERT_BASE, BERT_SMALL, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
+import { forecastLimitTable } from './lib/forecast-limit.js';
+import { BERT_BASE, BERT_SMALL, BOLT_SMALL, BOLT_TINY, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
 import { p99 } from './lib/load-client.js';
 import { runLoadInChild } from './lib/load-process.js';
 import { machineInfo, machineLine } from './lib/machine.js';
@@ -135,6 +136,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
   } finally {
     await contenders.dispose();
   }
+  tables.push(await forecastLimitTable({ shape: options.quick ? BOLT_TINY : BOLT_SMALL, threads: cpus, cellMs, cpus: budget.affinity, log }));
   return { tables };
 }
 
