@@ -29,6 +29,8 @@ const BENCHES: BenchEntry[] = [
   { name: 'accuracy', title: 'Forecast accuracy of the baselines (rolling-origin backtest)', file: 'accuracy', exports: ['runAccuracyBench'], adapter: ACCURACY_ADAPTER },
   { name: 'ets-speed', title: 'AutoETS fit speed (1,000 monthly series, one core; target < 10 s)', file: 'ets-speed', exports: ['runEtsSpeedBench'] },
   { name: 'server', title: 'Server V1/V2/forecast vs in-kernel, at several concurrencies', file: 'server', exports: ['runServerBench'] },
+  // Always all the CPUs the process may use (the point of this one), whatever --threads says.
+  { name: 'server-limit', title: 'Serving vs the in-process limit (worker threads, all CPUs, fp32 and int8)', file: 'server-limit', exports: ['runServerLimitBench'], adapter: { calls: (o) => [{ quick: o.quick, log: o.log }] } },
   { name: 'batch-forecast', title: 'Batch forecast of many series from a DataFrame', file: 'batch-forecast', exports: ['runBatchForecastBench'] },
   { name: 'scaling', title: 'Scaling: how cost grows with series count, series length and text length', file: 'scaling', exports: ['runScalingBench'] },
   { name: 'profile', title: 'Profile of the hot paths (node --cpu-prof)', file: 'lib/profile-hot-paths', exports: ['runProfileBench'] },

@@ -65,6 +65,8 @@ export { hubOptionsFromEnv } from './hub/hub-options-from-env.js';
 // Runtime (in-kernel models)
 export { availableExecutionProviders } from './runtime/ort.js';
 export type { SessionOptions, ExecutionProvider } from './runtime/ort.js';
+export { availableCpus } from './runtime/cpu-budget.js';
+export type { CpuBudget } from './runtime/cpu-budget.js';
 export { loadTokenClassifier } from './runtime/token-classification/load-token-classifier.js';
 export type { TokenClassifierOptions, TokenClassifierSource } from './runtime/token-classification/load-token-classifier.js';
 export type { TokenClassifier, ClassifyOptions, ClassifiedText, TokenIdsResult } from './runtime/token-classification/token-classifier.js';
@@ -102,6 +104,7 @@ export type { ServeOptions, RunningServer } from './server/serve.js';
 export { defaultLoaders, servedTokenClassifier, servedForecastModel } from './server/default-loaders.js';
 export { mergingForecastModel } from './server/merging-forecast-model.js';
 export type { ModelState } from './server/model-registry.js';
+export type { InferenceOptions, InferencePlan, ModelInference, OnnxVariant } from './server/inference-plan.js';
 export type { ModelLoader, ModelLoaders } from './server/model-loader.js';
 export { remote } from './client/remote.js';
 export type { RemoteTarget, RemoteOptions, RemoteModel } from './client/remote.js';

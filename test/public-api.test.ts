@@ -8,7 +8,7 @@ describe('public API (src/index.ts)', () => {
       'resolveModel', 'loadTokenClassifier', 'loadChronosBolt', 'seasonalNaive', 'theta', 'autoEts', 'selectEts', 'etsForecast', 'mstl', 'mstlDecompose', 'localForecaster',
       'serve', 'remote', 'frameToInputs', 'forecastToFrame', 'batchForecast', 'forecastFigure', 'renderPng',
       'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
-      'validateManifest', 'parseManifest', 'findInlineSecrets', 'cluster',
+      'validateManifest', 'parseManifest', 'findInlineSecrets', 'cluster', 'availableCpus',
     ] as const;
     for (const name of fns) {
       expect(typeof api[name], name).toBe('function');

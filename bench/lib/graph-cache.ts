@@ -66,3 +66,19 @@ export async function cachedBoltRepo(shape: BoltShape): Promise<string> {
   }
   return dir;
 }
+
+/**
+ * Adds `onnx/model_quantized.onnx` to a {@link cachedBertRepo} folder: the same seed's weights,
+ * dynamically int8-quantized as onnxruntime's `quantize_dynamic` writes it (generated once).
+ */
+export async function ensureQuantizedBert(dir: string, shape: BertShape): Promise<string> {
+  const path = join(dir, 'onnx', 'model_quantized.onnx');
+  if (!existsSync(path)) {
+    const { buildBertTokenClassifier } = await import('../../src/onnx/bert-token-classifier.js');
+    const { writeFile, rename } = await import('node:fs/promises');
+    const bytes = buildBertTokenClassifier({ ...shape, seed: 7, vocabSize: benchVocab().length, numLabels: 9, quantize: true });
+    await writeFile(`${path}.incomplete`, bytes);
+    await rename(`${path}.incomplete`, path);
+  }
+  return path;
+}

@@ -33,6 +33,8 @@ export interface ServeCommandOptions {
   maxConnections?: string;
   maxQueue?: string;
   maxJsonDepth?: string;
+  threads?: string;
+  quantized?: boolean;
 }
 
 /** Only the limits given on the command line; the server fills in its documented defaults. */
@@ -110,7 +112,9 @@ export async function readManifests(files: readonly string[]): Promise<Inference
 
 function stateLine(m: ModelState): string {
   const what = m.ready ? 'READY' : m.phase === 'loading' ? 'loading' : `FAILED: ${m.reason ?? ''}`;
-  return `  ${m.namespace}/${m.service}  model=${m.name}  ${m.protocol}  Host: ${m.host}  ${what}`;
+  const i = m.inference;
+  const how = i ? `  threads=${i.threads}${i.cpuLimit !== undefined ? ` (cpu limit ${i.cpuLimit})` : ''}${i.onnxVariant === 'quantized' ? ' int8' : ''}` : '';
+  return `  ${m.namespace}/${m.service}  model=${m.name}  ${m.protocol}  Host: ${m.host}  ${what}${how}`;
 }
 
 /**
@@ -138,7 +142,13 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     loadRetry: { attempts: intOption(opts.loadAttempts, 'load-attempts', 1, 100) },
     log: (line) => console.error(line),
     loaders: defaultLoaders(hubOptionsFromEnv()),
+    inference: { threads: intOption(opts.threads, 'threads', 1), quantized: opts.quantized === true },
   });
+  const plan = server.inference;
+  const quota = plan.cpus.quota !== undefined ? `, cgroup quota ${plan.cpus.quota} CPUs` : '';
+  console.error(
+    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models; sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}`,
+  );
   console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
   for (const m of server.models()) {
     console.error(stateLine(m));
@@ -207,6 +217,8 @@ export function registerServeCommand(program: Command): void {
     .option('--keep-alive-timeout <ms>', `how long an idle keep-alive connection stays open (default ${DEFAULT_LIMITS.keepAliveTimeoutMs})`)
     .option('--max-connections <n>', `most open connections; more are refused (default ${DEFAULT_LIMITS.maxConnections})`)
     .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
+    .option('--threads <n>', 'intra-op threads shared by the ONNX models (default: the CPUs this process may use, cgroup quota included)')
+    .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)
     .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)
     .action(async (files: string[], opts: ServeCommandOptions) => {
       await runServe(files, opts);

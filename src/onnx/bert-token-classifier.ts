@@ -28,6 +28,12 @@ export interface BertTokenClassifierOptions {
    * is exactly `labelTable[input_id]` (no encoder, no classifier), so labels are known.
    */
   labelTable?: Float32Array;
+  /**
+   * Write the dynamically int8-quantized graph (what `onnx/model_quantized.onnx` holds on the hub,
+   * from onnxruntime's `quantize_dynamic`): every weight MatMul int8, embeddings and LayerNorm float.
+   * Same seed → the same weights as the float graph, quantized. @default false
+   */
+  quantize?: boolean;
 }
 
 /**
@@ -61,7 +67,7 @@ export function buildBertTokenClassifier(opts: BertTokenClassifierOptions): Uint
     return g.toBytes();
   }
 
-  const ctx: BlockContext = { g, random: createSeededRandom(opts.seed ?? 0), std: opts.initStd ?? 0.02 };
+  const ctx: BlockContext = { g, random: createSeededRandom(opts.seed ?? 0), std: opts.initStd ?? 0.02, quantize: opts.quantize === true };
   const embedding = (name: string, rows: number): string =>
     g.float32(name, randomNormalArray(ctx.random, rows * hidden, ctx.std), [rows, hidden]);
   const wordEmb = embedding('embeddings.word_embeddings', vocabSize);

@@ -2,9 +2,9 @@ import { InferkitError } from '../errors.js';
 import { ProtoWriter, littleEndianBytes } from './proto-writer.js';
 
 /** Element types the builder writes (ONNX `TensorProto.DataType`). */
-export type OnnxElementType = 'float32' | 'int64' | 'int32' | 'bool';
+export type OnnxElementType = 'float32' | 'int64' | 'int32' | 'bool' | 'int8' | 'uint8';
 
-const ELEMENT_TYPE_CODE: Record<OnnxElementType, number> = { float32: 1, int32: 6, int64: 7, bool: 9 };
+const ELEMENT_TYPE_CODE: Record<OnnxElementType, number> = { float32: 1, uint8: 2, int8: 3, int32: 6, int64: 7, bool: 9 };
 
 /** One dimension of a graph input/output: a fixed size or a symbolic name such as `"batch"`. */
 export type OnnxDim = number | string;
@@ -12,7 +12,8 @@ export type OnnxDim = number | string;
 /** A constant tensor (initializer or tensor attribute); `data` is row-major, written as `raw_data`. */
 export type OnnxTensor =
   | { type: 'float32'; dims: readonly number[]; data: Float32Array }
-  | { type: 'int64'; dims: readonly number[]; data: BigInt64Array };
+  | { type: 'int64'; dims: readonly number[]; data: BigInt64Array }
+  | { type: 'int8'; dims: readonly number[]; data: Int8Array };
 
 /** A node attribute, tagged because ONNX distinguishes int from float. Build them with {@link attr}. */
 export type OnnxAttribute =
@@ -109,6 +110,11 @@ export class OnnxGraphBuilder {
   int64(name: string, data: BigInt64Array | readonly number[], dims?: readonly number[]): string {
     const values = data instanceof BigInt64Array ? data : BigInt64Array.from(data, (v) => BigInt(v));
     return this.initializer(name, { type: 'int64', dims: dims ?? [values.length], data: values });
+  }
+
+  /** Adds an int8 initializer (quantized weights); `dims` defaults to 1-D. */
+  int8(name: string, data: Int8Array, dims?: readonly number[]): string {
+    return this.initializer(name, { type: 'int8', dims: dims ?? [data.length], data });
   }
 
   /** A float32 scalar constant (dims `[]`), shared between uses of the same value. */

@@ -162,9 +162,9 @@ export class ProtoWriter {
 const littleEndianHost = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The little-endian bytes of a typed array, as ONNX `raw_data` stores them (a view, no copy, on LE hosts). */
-export function littleEndianBytes(values: Float32Array | BigInt64Array | Int32Array): Uint8Array {
+export function littleEndianBytes(values: Float32Array | BigInt64Array | Int32Array | Int8Array): Uint8Array {
   const view = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-  if (littleEndianHost) {
+  if (littleEndianHost || values.BYTES_PER_ELEMENT === 1) {
     return view;
   }
   const out = new Uint8Array(view.byteLength);

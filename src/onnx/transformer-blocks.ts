@@ -8,6 +8,12 @@ export interface BlockContext {
   random: SeededRandom;
   /** Standard deviation of random weights. */
   std: number;
+  /**
+   * Dynamic int8 quantization of every weight MatMul, as onnxruntime's `quantize_dynamic` writes it:
+   * weights int8 per tensor (symmetric), activations `DynamicQuantizeLinear` → `MatMulInteger` →
+   * rescale. The same random weights as the float graph, quantized. @default false
+   */
+  quantize?: boolean;
 }
 
 /** A random [rows, cols] float32 weight initializer. */
@@ -17,9 +23,32 @@ export function randomWeight(ctx: BlockContext, name: string, rows: number, cols
 
 /** `x @ W + b` with W random [inDim, outDim] and b zero. */
 export function linear(ctx: BlockContext, x: string, inDim: number, outDim: number, prefix: string): string {
+  if (ctx.quantize === true) {
+    return quantizedLinear(ctx, x, inDim, outDim, prefix);
+  }
   const w = randomWeight(ctx, `${prefix}.weight`, inDim, outDim);
   const b = ctx.g.float32(`${prefix}.bias`, new Float32Array(outDim));
   return ctx.g.op('Add', [ctx.g.op('MatMul', [x, w]), b]);
+}
+
+/** {@link linear} with int8 weights and dynamically quantized uint8 activations (ORT fuses it into DynamicQuantizeMatMul). */
+function quantizedLinear(ctx: BlockContext, x: string, inDim: number, outDim: number, prefix: string): string {
+  const { g } = ctx;
+  const w = randomNormalArray(ctx.random, inDim * outDim, ctx.std);
+  let max = 0;
+  for (const v of w) {
+    max = Math.max(max, Math.abs(v));
+  }
+  const scale = max > 0 ? max / 127 : 1;
+  const q = Int8Array.from(w, (v) => Math.max(-127, Math.min(127, Math.round(v / scale))));
+  const wq = g.int8(`${prefix}.weight_quantized`, q, [inDim, outDim]);
+  const wZero = g.int8(`${prefix}.weight_zero_point`, new Int8Array(1), []);
+  const wScale = g.float32(`${prefix}.weight_scale`, Float32Array.of(scale), []);
+  const [xq, xScale, xZero] = g.node('DynamicQuantizeLinear', [x], {}, 3);
+  const product = g.op('MatMulInteger', [xq, wq, xZero, wZero]);
+  const rescaled = g.op('Mul', [g.op('Cast', [product], { to: attr.int(1) }), g.op('Mul', [xScale, wScale])]);
+  const b = g.float32(`${prefix}.bias`, new Float32Array(outDim));
+  return g.op('Add', [rescaled, b]);
 }
 
 /** LayerNormalization over the last axis (gamma 1, beta 0). */

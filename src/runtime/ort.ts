@@ -1,20 +1,58 @@
 import * as ort from 'onnxruntime-node';
 import { InferkitError } from '../errors.js';
+import { createWorkerSession } from './worker/worker-session.js';
 
-/** The only importer of onnxruntime-node. Re-exported types keep the rest of src free of it. */
-export type OrtSession = ort.InferenceSession;
 /** An ONNX Runtime tensor. */
 export type OrtTensor = ort.Tensor;
 /** Feeds for `session.run`: input name → tensor. */
 export type OrtFeeds = Record<string, ort.Tensor>;
+/** Shape and type of a graph input or output. */
+export type OrtValueMetadata = ort.InferenceSession.ValueMetadata;
+
+/** An output of `session.run`: element type (`float32`, `int64` …), dimensions and data. */
+export interface OrtOutput {
+  readonly type: string;
+  readonly dims: readonly number[];
+  readonly data: unknown;
+}
+
+/**
+ * What inferkit needs of a session: an in-thread ONNX Runtime session or a {@link createSession}
+ * `worker: true` proxy whose session lives in a worker thread. The only importer of
+ * onnxruntime-node is this module (and the worker entry that runs it).
+ */
+export interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  readonly outputMetadata: readonly OrtValueMetadata[];
+  /** Runs the graph. A worker session transfers (detaches) the feeds' buffers when they are whole. */
+  run(feeds: OrtFeeds): Promise<Record<string, OrtOutput>>;
+  /** Frees the session (and stops its worker). */
+  release(): Promise<void>;
+}
 
 /** Execution provider: `cpu` everywhere; `cuda` on machines with the CUDA EP libraries. */
 export type ExecutionProvider = 'cpu' | 'cuda';
 
 /** Session options inferkit exposes. */
 export interface SessionOptions {
-  /** Intra-op threads. @default 1 (two threads collapse when another process holds a core) */
+  /** Intra-op threads. @default 1 (see `availableCpus()` for what the process may use) */
   intraOpThreads?: number;
+  /**
+   * Let idle intra-op threads spin (busy-wait) for work (ORT's `session.intra_op.allow_spinning`).
+   * Spinning saves microseconds per operator on a quiet machine but collapses throughput when another
+   * process holds a core; off, threads sleep and the session degrades gracefully. Only matters with
+   * more than one intra-op thread.
+   * @default false
+   */
+  spinning?: boolean;
+  /**
+   * Run the session in a worker thread: `run()` no longer blocks the event loop (timers, HTTP,
+   * progress output keep going); tensors' buffers are transferred, not copied. A crashed worker
+   * fails its runs with `inference_failed` and is restarted on the next run (a few times at most).
+   * @default false (the server turns it on)
+   */
+  worker?: boolean;
   /** Inter-op threads. @default 1 */
   interOpThreads?: number;
   /** Execution provider. @default 'cpu' */
@@ -38,12 +76,25 @@ export function availableExecutionProviders(): string[] {
  * reason when the file cannot be loaded, and `config` when `cuda` is asked for but not available.
  */
 export async function createSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<OrtSession> {
+  if (options.worker === true) {
+    return createWorkerSession(model, options);
+  }
+  return createLocalSession(model, options);
+}
+
+/** {@link createSession} in this thread (what the worker entry calls). */
+export async function createLocalSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<ort.InferenceSession> {
   const ep = options.executionProvider ?? 'cpu';
+  const threads = options.intraOpThreads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new InferkitError('config', `intraOpThreads must be a positive integer, got ${threads}`);
+  }
   const opts: ort.InferenceSession.SessionOptions = {
     executionProviders: [ep],
-    intraOpNumThreads: options.intraOpThreads ?? 1,
+    intraOpNumThreads: threads,
     interOpNumThreads: options.interOpThreads ?? 1,
     graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
+    extra: { session: { intra_op: { allow_spinning: options.spinning === true ? '1' : '0' } } },
   };
   try {
     return typeof model === 'string'
@@ -65,6 +116,11 @@ export async function createSession(model: string | Uint8Array, options: Session
 /** float32 tensor of `shape` over `data`. */
 export function float32Tensor(data: Float32Array, shape: readonly number[]): OrtTensor {
   return new ort.Tensor('float32', data, shape);
+}
+
+/** A tensor of element type `type` (as `OrtOutput.type` names it) over `data`. */
+export function tensorOf(type: string, data: unknown, shape: readonly number[]): OrtTensor {
+  return new ort.Tensor(type as 'float32', data as Float32Array, shape);
 }
 
 /** int64 tensor of `shape` over `data`. */

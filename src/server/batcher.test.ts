@@ -84,4 +84,48 @@ describe('Batcher', () => {
     await new Promise((r) => setImmediate(r)); // the merged call's bookkeeping ends after its replies
     expect(b.idle).toBe(true);
   });
+
+  it('an idle model starts a lone request at once: the wait window is not applied (recorded decision)', async () => {
+    const { calls, run } = recorder();
+    // A window of a minute: were it applied, the request would still be waiting when the test times out.
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 60_000 });
+    expect(await b.submit([1])).toEqual([2]);
+    expect(b.decisions).toEqual({ idle: 1, busy: 0, full: 0, window: 0, overlap: 0 });
+    expect(calls).toEqual([[1]]);
+  });
+
+  it('requests arriving while the model is busy merge into the next call, which starts when the running one ends', async () => {
+    const { calls, run } = recorder();
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 60_000 });
+    const first = b.submit([1]);
+    await new Promise((r) => setImmediate(r)); // the first call has started
+    const later = [b.submit([2]), b.submit([3, 4])];
+    expect(await Promise.all([first, ...later])).toEqual([[2], [4], [6, 8]]);
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+    expect(b.decisions).toMatchObject({ idle: 1, busy: 1 });
+  });
+
+  it('waitWhenIdle restores the window: the first request of an idle model waits for others', async () => {
+    const { calls, run } = recorder();
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 20, waitWhenIdle: true });
+    const first = b.submit([1]);
+    await new Promise((r) => setImmediate(r));
+    const second = b.submit([2]);
+    expect(await Promise.all([first, second])).toEqual([[2], [4]]);
+    expect(calls).toEqual([[1, 2]]);
+    expect(b.decisions).toMatchObject({ idle: 0, window: 1 });
+  });
+
+  it('maxConcurrentCalls 2: a request arriving while one call runs starts beside it; later ones merge', async () => {
+    const { calls, run } = recorder();
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 5, maxConcurrentCalls: 2 });
+    const first = b.submit([1]);
+    await new Promise((r) => setImmediate(r));
+    const second = b.submit([2]);
+    await new Promise((r) => setImmediate(r));
+    const rest = [b.submit([3]), b.submit([4])];
+    expect(await Promise.all([first, second, ...rest])).toEqual([[2], [4], [6], [8]]);
+    expect(calls).toEqual([[1], [2], [3, 4]]);
+    expect(b.decisions).toMatchObject({ idle: 1, overlap: 1, busy: 1 });
+  });
 });

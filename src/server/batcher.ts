@@ -4,8 +4,21 @@ import { InferkitError } from '../errors.js';
 export interface BatcherOptions {
   /** Most items (texts) in one merged model call; `0` or `1` disables merging. @default 32 */
   maxBatchSize?: number;
-  /** Longest time (ms) the first waiting request is held for others to join; `0` disables merging. @default 5 */
+  /**
+   * `0` disables merging. Otherwise, with `waitWhenIdle` off (the default), no request waits on a
+   * timer: an idle model starts at the end of the current event-loop turn, a busy one takes what queued
+   * up when its call ends. With `waitWhenIdle`, the longest time (ms) the first request of an idle model
+   * is held for others to join. @default 5
+   */
   maxWaitMs?: number;
+  /** Hold the first request of an idle model up to `maxWaitMs` for others (more merging, a latency tax at low load). @default false */
+  waitWhenIdle?: boolean;
+  /**
+   * Merged calls allowed to run at once. `2` suits a model in a worker thread: the next batch is
+   * tokenized and queued at the worker while the current one runs, so the worker never waits for the
+   * main thread. @default 1
+   */
+  maxConcurrentCalls?: number;
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
   /**
@@ -15,6 +28,14 @@ export interface BatcherOptions {
    */
   isolateFailures?: boolean;
 }
+
+/**
+ * Why a merged call started: `idle` — the model was idle, it started at once (no wait window);
+ * `busy` — the requests queued while the previous call ran; `full` — `maxBatchSize` items were
+ * waiting; `window` — the `waitWhenIdle` timer ran out; `overlap` — started at once beside a running
+ * call (`maxConcurrentCalls` > 1).
+ */
+export type BatchStart = 'idle' | 'busy' | 'full' | 'window' | 'overlap';
 
 interface Pending<I, O> {
   items: I[];
@@ -27,8 +48,9 @@ interface Pending<I, O> {
  * Merges concurrent requests into one call of `run`. Each request's items stay together and in
  * order, requests are taken first-come first-served until `maxBatchSize` items, and each request
  * gets back exactly its own slice of the outputs. One merged call runs at a time; requests that
- * arrive meanwhile wait for the next one (so a busy model batches more, an idle one waits at most
- * `maxWaitMs`). A failing call rejects every request in it (unless `isolateFailures`).
+ * arrive meanwhile wait for the next one, so a busy model batches more while an idle one starts at
+ * once: no latency tax at low load (`decisions` records why each call started). A failing call
+ * rejects every request in it (unless `isolateFailures`).
  *
  * `run(items)` must return one output per item, in order, and its output for an item must not
  * depend on the other items (the caller guarantees that; the token classifier does).
@@ -38,9 +60,13 @@ export class Batcher<I, O> {
   readonly maxWaitMs: number;
   private readonly queue: Pending<I, O>[] = [];
   private queuedItems = 0;
-  private running = false;
+  private inFlight = 0;
+  private readonly maxConcurrentCalls: number;
   private cancelledCount = 0;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private readonly waitWhenIdle: boolean;
+  private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0 };
   private readonly run: (items: I[], signal?: AbortSignal) => Promise<O[]>;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
   private readonly isolateFailures: boolean;
@@ -56,6 +82,13 @@ export class Batcher<I, O> {
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
     this.onBatch = options.onBatch;
+    this.waitWhenIdle = options.waitWhenIdle === true;
+    this.maxConcurrentCalls = Math.max(1, Math.floor(options.maxConcurrentCalls ?? 1));
+  }
+
+  /** How many merged calls started for each reason (see {@link BatchStart}). */
+  get decisions(): Readonly<Record<BatchStart, number>> {
+    return { ...this.starts };
   }
 
   /** True when requests are merged (both limits above their disabling values). */
@@ -101,7 +134,7 @@ export class Batcher<I, O> {
 
   /** True when nothing waits and no merged call runs (the batcher can be dropped). */
   get idle(): boolean {
-    return this.queue.length === 0 && !this.running;
+    return this.queue.length === 0 && this.inFlight === 0;
   }
 
   private async call(items: I[], requests: number, signal?: AbortSignal): Promise<O[]> {
@@ -114,22 +147,31 @@ export class Batcher<I, O> {
   }
 
   private schedule(): void {
-    if (this.running || this.queue.length === 0) {
+    if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
-    if (this.queuedItems >= this.maxBatchSize) {
-      this.flush();
-    } else if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.flush(), this.maxWaitMs);
+    if (this.inFlight > 0) {
+      this.immediate ??= setImmediate(() => this.flush('overlap'));
+    } else if (this.queuedItems >= this.maxBatchSize) {
+      this.flush('full');
+    } else if (this.waitWhenIdle) {
+      this.timer ??= setTimeout(() => this.flush('window'), this.maxWaitMs);
+    } else {
+      // Idle: start now — after the current event-loop turn, so requests parsed in the same turn join.
+      this.immediate ??= setImmediate(() => this.flush('idle'));
     }
   }
 
-  private flush(): void {
+  private flush(reason: BatchStart): void {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.running || this.queue.length === 0) {
+    if (this.immediate !== undefined) {
+      clearImmediate(this.immediate);
+      this.immediate = undefined;
+    }
+    if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
     const batch: Pending<I, O>[] = [];
@@ -144,12 +186,13 @@ export class Batcher<I, O> {
       count += next.items.length;
     }
     this.queuedItems -= count;
-    this.running = true;
+    this.starts[reason]++;
+    this.inFlight++;
     void this.runBatch(batch).finally(() => {
-      this.running = false;
+      this.inFlight--;
       // Requests that queued up while the model was busy go out at once: they have waited already.
       if (this.queue.length > 0) {
-        this.flush();
+        this.flush('busy');
       }
     });
   }

@@ -12,11 +12,12 @@ import { theta } from '../runtime/forecast/theta.js';
 import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
 import { builtinModels } from './builtin-models.js';
+import { onnxVariant, type ModelInference } from './inference-plan.js';
 import type { ForecastServedModel, ModelLoaders, TokenClassificationModel } from './model-loader.js';
 
 /** Options of {@link defaultLoaders}: where models come from and how they run. */
 export interface DefaultLoaderOptions extends Partial<Omit<ResolveModelOptions, 'files' | 'signal'>> {
-  /** ONNX Runtime session options (threads, execution provider). @default 1 intra-op thread, cpu */
+  /** ONNX Runtime session options (threads, execution provider); they win over the server's plan. @default the server's plan (its share of the CPUs, worker thread), cpu */
   session?: SessionOptions;
 }
 
@@ -25,6 +26,15 @@ interface BaselineArgs {
   name: string;
   season?: number;
   periods?: number[];
+}
+
+/** Session options of the server's plan for one model, overridden by the loader's own. */
+function sessionFor(inference: ModelInference | undefined, own: SessionOptions | undefined): SessionOptions | undefined {
+  if (inference === undefined) {
+    return own;
+  }
+  const planned: SessionOptions = { worker: inference.worker, spinning: inference.spinning, ...(inference.threads > 0 ? { intraOpThreads: inference.threads } : {}) };
+  return { ...planned, ...own };
 }
 
 /** Forecast model ids that are offline baselines rather than hub models (any case, `-` or `_`). */
@@ -112,8 +122,10 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
   const { session, ...hub } = options;
   const builtinModelDir = builtinModels(hub.cacheDir);
   return {
-    token_classification: async ({ config, signal }) => {
+    token_classification: async ({ isvc, config, signal, inference }) => {
       const source = modelSource(config);
+      const quantized = (inference?.onnxVariant ?? onnxVariant(isvc, config)) === 'quantized';
+      const sessionOptions = sessionFor(inference, session);
       const builtin = await builtinModelDir(source, config.disableLowerCase);
       const classifier = await loadTokenClassifier(builtin ?? source, {
         ...hub,
@@ -127,17 +139,19 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
         disableSpecialTokens: flagOn(config, 'disable_special_tokens'),
         returnOffsetsMapping: flagOn(config, 'return_offsets_mapping'),
         ...maxLengthOf(config),
-        ...(session ? { session } : {}),
+        ...(quantized ? { quantized } : {}),
+        ...(sessionOptions ? { session: sessionOptions } : {}),
       });
       return servedTokenClassifier(classifier);
     },
-    time_series_forecast: async ({ config, signal }) => {
+    time_series_forecast: async ({ config, signal, inference }) => {
       const source = modelSource(config);
       const baseline = BASELINES[source.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
       if (baseline) {
         return servedForecastModel(baseline(baselineArgs(config)));
       }
-      const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(session ? { session } : {}) });
+      const sessionOptions = sessionFor(inference, session);
+      const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(sessionOptions ? { session: sessionOptions } : {}) });
       return servedForecastModel(model);
     },
   };

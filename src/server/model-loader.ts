@@ -2,6 +2,7 @@ import type { InferenceService } from '../contract/inference-service.js';
 import type { CallOptions, Forecaster, Predictor } from '../contract/predictor.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
+import type { ModelInference } from './inference-plan.js';
 
 /** The tasks the server can serve; a loader table maps each to a loader. */
 export type ServeTask = 'token_classification' | 'time_series_forecast';
@@ -57,6 +58,8 @@ export interface LoaderContext {
   task: ServeTask;
   /** Aborted when the server closes before the model has loaded. */
   signal: AbortSignal;
+  /** The server's plan for this model's ONNX session (threads, worker thread, spinning, graph variant). */
+  inference?: ModelInference;
 }
 
 /** Loads one model; rejects (any error) to mark the service READY False with the error's message. */

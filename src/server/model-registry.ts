@@ -6,6 +6,7 @@ import type { BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
 import { isRetryableLoadError, retryDelayMs, sleep, type LoadRetry } from './load-retry.js';
 import { redactPaths } from './redact-paths.js';
+import { planInference, type InferenceOptions, type InferencePlan, type ModelInference } from './inference-plan.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from './model-task.js';
@@ -39,6 +40,8 @@ export interface ModelState {
   warnings?: string[];
   /** While a failed load waits to be retried (or is being retried): the next attempt, out of how many, and when. */
   retry?: LoadRetryState;
+  /** Threads, worker thread, spinning and graph variant of its ONNX session; absent for models without one. */
+  inference?: ModelInference;
 }
 
 /** A pending retry of a failed load. */
@@ -85,6 +88,8 @@ export interface ModelRegistryOptions {
   loadRetry?: LoadRetry;
   /** Observes every failed load attempt. */
   onLoadFailure?: (failure: LoadFailure) => void;
+  /** Threads, worker threads, spinning, int8 (see {@link planInference}). */
+  inference?: InferenceOptions;
 }
 
 /**
@@ -94,6 +99,8 @@ export interface ModelRegistryOptions {
 export class ModelRegistry {
   readonly entries: ModelEntry[];
   readonly hosts: ReadonlySet<string>;
+  /** How inference runs: the thread budget and each model's share. */
+  readonly plan: InferencePlan;
   private readonly abort = new AbortController();
   private readonly pending = new Set<Promise<void>>();
 
@@ -108,6 +115,13 @@ export class ModelRegistry {
       seen.set(e.host, `${e.namespace}/${e.service}`);
     }
     this.hosts = new Set(seen.keys());
+    this.plan = planInference(this.entries, options.inference);
+    this.entries.forEach((e, i) => {
+      const inference = this.plan.models[i];
+      if (inference !== undefined) {
+        e.inference = inference;
+      }
+    });
   }
 
   /** Starts loading every model that is not already failed; returns at once. */
@@ -198,7 +212,8 @@ export class ModelRegistry {
     if (loader === undefined) {
       throw new InferkitError('unsupported', `no loader for task ${task}; this server has loaders for: ${Object.keys(loaders).join(', ') || 'none'}`);
     }
-    const model = await loader({ isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal });
+    const context = { isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal };
+    const model = await loader(entry.inference ? { ...context, inference: entry.inference } : context);
     if (model.task !== task) {
       await model.dispose?.();
       throw new InferkitError('model_load_failed', `loader for ${task} returned a ${model.task} model`);
@@ -208,7 +223,12 @@ export class ModelRegistry {
       return;
     }
     const onBatch = this.options.onBatch;
-    const batching = { ...this.options.batching, onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined };
+    const batching = {
+      ...this.options.batching,
+      // A session in a worker: the next merged call is prepared while the current one runs.
+      ...(entry.inference?.worker === true ? { maxConcurrentCalls: 2 } : {}),
+      onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
+    };
     entry.model = model;
     if (model.task === 'token_classification') {
       entry.tokens = createTokenRunner(entry.name, model, batching);
@@ -281,5 +301,6 @@ function toState(e: ModelEntry): ModelState {
     status,
     ...(e.warnings ? { warnings: [...e.warnings] } : {}),
     ...(e.retry ? { retry: { ...e.retry } } : {}),
+    ...(e.inference ? { inference: { ...e.inference } } : {}),
   };
 }

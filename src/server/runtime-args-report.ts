@@ -20,6 +20,8 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   // inferkit's own, for its offline forecasting baselines (KServe has no such models).
   'season',
   'seasonal_periods',
+  // inferkit's own (KServe's parse_known_args ignores it): the int8 graph, as the onnx-variant annotation.
+  'onnx_variant',
 ]);
 
 /**

@@ -6,6 +6,7 @@ import { registerInferenceRoutes } from './inference-routes.js';
 import { registerInfoRoutes } from './info-routes.js';
 import { defaultLoaders } from './default-loaders.js';
 import type { ModelLoaders } from './model-loader.js';
+import type { InferenceOptions, InferencePlan } from './inference-plan.js';
 import { ModelRegistry, type ModelState } from './model-registry.js';
 import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
@@ -37,8 +38,10 @@ export interface ServeOptions {
   domain?: string;
   /** Most texts (token classification) or series (forecast) merged into one model call; `0`/`1` disables batching. @default 32 */
   maxBatchSize?: number;
-  /** Longest wait (ms) for requests to join a batch; `0` disables batching. @default 2 */
+  /** `0` disables batching; otherwise an idle model starts at once and a busy one merges what queued (see `waitWhenIdle`). @default 2 */
   maxWaitMs?: number;
+  /** Hold the first request of an idle model up to `maxWaitMs` for others to join (the old window: more merging, a latency tax). @default false */
+  waitWhenIdle?: boolean;
   /** Largest request body in bytes (413 above). @default 10 MiB */
   bodyLimit?: number;
   /** Deepest nesting of arrays/objects in a request body (400 beyond). @default 64 */
@@ -55,6 +58,8 @@ export interface ServeOptions {
   logRequests?: boolean;
   /** Where log lines go. @default process.stderr */
   log?: (line: string) => void;
+  /** Threads (default: the CPUs the process may use, shared among the models), worker threads (default on), spinning, int8. */
+  inference?: InferenceOptions;
 }
 
 /** A running server. */
@@ -75,6 +80,8 @@ export interface RunningServer {
   loaded(): Promise<ModelState[]>;
   /** The Fastify instance (for `inject` and extra routes). */
   app: FastifyInstance;
+  /** How inference runs: thread budget and each model's share (also in `/inferkit/v1/services`). */
+  inference: InferencePlan;
 }
 
 /**
@@ -92,7 +99,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   const metrics = createServerMetrics();
   const registry = new ModelRegistry(manifests, {
     domain,
-    batching: { maxBatchSize: options.maxBatchSize ?? 32, maxWaitMs: options.maxWaitMs ?? 2 },
+    batching: { maxBatchSize: options.maxBatchSize ?? 32, maxWaitMs: options.maxWaitMs ?? 2, ...(options.waitWhenIdle ? { waitWhenIdle: true } : {}) },
     onBatch: (model, items, requests) => {
       metrics.batchSize.observe({ model }, items);
       metrics.batchRequests.observe({ model }, requests);
@@ -103,7 +110,11 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
       const next = f.retryInMs === undefined ? 'giving up' : `retrying in ${f.retryInMs} ms`;
       warn(`warning: service ${f.namespace}/${f.service}: model ${f.model} failed to load (attempt ${f.attempt} of ${f.attempts}, ${next}): ${f.message}`);
     },
+    ...(options.inference ? { inference: options.inference } : {}),
   });
+  for (const w of registry.plan.warnings) {
+    warn(`warning: ${w}`);
+  }
   for (const e of registry.entries) {
     for (const w of e.warnings ?? []) {
       warn(`warning: service ${e.service}: ${w}`);
@@ -157,6 +168,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     port,
     host,
     app,
+    inference: registry.plan,
     models: () => registry.states(),
     loaded: async () => {
       await registry.settled();

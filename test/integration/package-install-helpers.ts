@@ -12,7 +12,9 @@ export function consumerPackageJson(): Record<string, unknown> {
 }
 
 const CELL = [
-  "import { inferenceService, toYaml, loadDataset, type Manifest } from 'inferkit';",
+  "import { inferenceService, toYaml, loadDataset, loadTokenClassifier, writeNerFixtureRepo, type Manifest } from 'inferkit';",
+  "import { tmpdir } from 'node:os';",
+  "import { join } from 'node:path';",
   "const isvc: Manifest = inferenceService({ name: 'notebook-check', modelId: 'inferkit/ner-fixture' });",
   'console.log(toYaml(isvc));',
   "console.log(`data sets: ${(await loadDataset('classic_series')).length}`);",
@@ -21,6 +23,12 @@ const CELL = [
   '  inferenceService({ name: 42 });',
   '}',
   "console.log('typed: true');",
+  // The ONNX session in a worker thread: its entry is found from dist/ when the package is required (CommonJS kernel).
+  'const nerDir = join(tmpdir(), `inferkit-nb-ner-${process.pid}`);',
+  'await writeNerFixtureRepo(nerDir);',
+  "const ner = await loadTokenClassifier(nerDir, { modelName: 'ner', session: { worker: true } });",
+  "console.log(`worker ids: ${JSON.stringify((await ner.predictTokenIds(['john is in paris'])).classIds)}`);",
+  'await ner.dispose();',
 ];
 
 /** A one-cell tslab notebook importing from the package name. */

@@ -130,13 +130,18 @@ describe('inferkit installed from its tarball into an empty folder', () => {
     await writeFile(
       join(app, 'check.mjs'),
       [
-        "import { inferenceService, toYaml, fromYaml, loadDataset } from 'inferkit';",
+        "import { inferenceService, toYaml, fromYaml, loadDataset, loadTokenClassifier, writeNerFixtureRepo } from 'inferkit';",
         "const yaml = toYaml(inferenceService({ name: 'esm-check', modelId: 'inferkit/ner-fixture' }));",
         "console.log(fromYaml(yaml)[0].metadata.name, (await loadDataset('classic_series')).length);",
+        // An ONNX session in a worker thread, its entry (dist/runtime/worker/session-worker.js) found from the installed package.
+        `await writeNerFixtureRepo('./ner');`,
+        "const ner = await loadTokenClassifier('./ner', { modelName: 'ner', session: { worker: true } });",
+        "console.log(JSON.stringify((await ner.predictTokenIds(['john is in paris'])).classIds));",
+        'await ner.dispose();',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: app, env: ENV, timeout: 60_000 });
-    expect(stdout.trim()).toBe('esm-check 12');
+    expect(stdout.trim()).toBe('esm-check 12\n[[0,3,0,0,7,0]]');
   }, 60_000);
 
   it("a tslab notebook cell imports from 'inferkit' (require(esm), type-checked)", async () => {
@@ -156,5 +161,6 @@ describe('inferkit installed from its tarball into an empty folder', () => {
     expect(outputs.text).toContain('name: notebook-check');
     expect(outputs.text).toContain('data sets: 12');
     expect(outputs.text).toContain('typed: true');
+    expect(outputs.text).toContain('worker ids: [[0,3,0,0,7,0]]');
   }, 240_000);
 });

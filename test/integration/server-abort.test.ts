@@ -12,6 +12,7 @@ beforeAll(async () => {
     port: 0,
     maxWaitMs: 400,
     maxBatchSize: 64,
+    waitWhenIdle: true,
   });
   await server.loaded();
 });

@@ -40,7 +40,8 @@ let unbatched: RunningServer;
 beforeAll(async () => {
   dir = join(await mkdtemp(join(tmpdir(), 'inferkit-fbatch-')), 'rule');
   await writeChronosFixtureRepo(dir, { kind: 'rule', predictionLength: 8, contextLength: 64, trend: 0.5 });
-  batched = await serve(manifests, { loaders, port: 0, maxBatchSize: 32, maxWaitMs: 25 });
+  // The rule graph answers in microseconds: without the idle wait window nothing would ever queue up.
+  batched = await serve(manifests, { loaders, port: 0, maxBatchSize: 32, maxWaitMs: 25, waitWhenIdle: true });
   unbatched = await serve(manifests, { loaders, port: 0, maxWaitMs: 0 });
   await Promise.all([batched.loaded(), unbatched.loaded()]);
   expect(batched.models()[0].ready).toBe(true);

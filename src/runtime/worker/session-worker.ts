@@ -1,0 +1,46 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { isInferkitError } from '../../errors.js';
+import { createLocalSession, tensorOf, type OrtFeeds } from '../ort.js';
+import { transferable, type FromWorker, type ToWorker, type WireTensor, type WorkerInit } from './messages.js';
+
+/**
+ * Entry of a session worker thread: opens one ONNX Runtime session from `workerData` and answers
+ * `run` messages one at a time (in order) until `release`. Inference blocks this thread only.
+ */
+async function main(port: NonNullable<typeof parentPort>, init: WorkerInit): Promise<void> {
+  const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  let session;
+  try {
+    session = await createLocalSession(init.model, init.options);
+  } catch (e) {
+    post({ kind: 'load-failed', code: isInferkitError(e) ? e.code : 'model_load_failed', message: e instanceof Error ? e.message : String(e) });
+    return;
+  }
+  const live = session;
+  post({ kind: 'ready', inputNames: [...live.inputNames], outputNames: [...live.outputNames], outputMetadata: live.outputMetadata.map((m) => ({ ...m })) });
+  port.on('message', (message: ToWorker) => {
+    if (message.kind === 'release') {
+      void live.release().finally(() => port.close());
+      return;
+    }
+    const feeds: OrtFeeds = {};
+    for (const [name, t] of Object.entries(message.feeds)) {
+      feeds[name] = tensorOf(t.type, t.data, t.dims);
+    }
+    live.run(feeds).then(
+      (result) => {
+        const raw: Record<string, WireTensor> = {};
+        for (const [name, t] of Object.entries(result)) {
+          raw[name] = { type: t.type, dims: [...t.dims], data: t.data as ArrayBufferView };
+        }
+        const { tensors, transfer } = transferable(raw);
+        post({ kind: 'result', id: message.id, outputs: tensors }, transfer);
+      },
+      (e: unknown) => post({ kind: 'run-failed', id: message.id, message: e instanceof Error ? e.message : String(e) }),
+    );
+  });
+}
+
+if (parentPort !== null && (workerData as { inferkitSessionWorker?: WorkerInit } | undefined)?.inferkitSessionWorker !== undefined) {
+  void main(parentPort, (workerData as { inferkitSessionWorker: WorkerInit }).inferkitSessionWorker);
+}

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InferkitError } from '../../errors.js';
+
+/** How to start a session worker: the script, and whether it is eval'd bootstrap code. */
+export interface WorkerEntry {
+  /** A file path (compiled `session-worker.js`) or bootstrap source (with `eval: true`). */
+  script: string;
+  eval: boolean;
+}
+
+/**
+ * The folder of this module, without `import.meta` (tslab compiles src to CommonJS, where it is a
+ * syntax error): `__dirname` where the module system defines it (CommonJS, vitest), else the
+ * module's own URL read from a stack frame (ESM `dist/`).
+ */
+function thisModuleDir(): string {
+  if (typeof __dirname === 'string' && (existsSync(join(__dirname, 'worker-entry.ts')) || existsSync(join(__dirname, 'worker-entry.js')))) {
+    return __dirname;
+  }
+  const stack = new Error().stack ?? '';
+  const m = /((?:file:\/\/)?\/[^\s()]*?)\/worker-entry\.(?:ts|js|cjs|mjs)(?::\d+)*/.exec(stack);
+  if (m === null) {
+    throw new InferkitError('internal', 'cannot locate the session worker script (no module path in the stack); run sessions in-thread (worker: false)');
+  }
+  return m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
+}
+
+/**
+ * The session worker's entry. Compiled (`dist/`): `session-worker.js` itself. From sources (tsx,
+ * vitest, tslab in the repository): bootstrap code that registers tsx's loader in the worker and
+ * imports `session-worker.ts` (a worker does not inherit the parent's TypeScript hooks).
+ */
+export function sessionWorkerEntry(): WorkerEntry {
+  const dir = thisModuleDir();
+  const js = join(dir, 'session-worker.js');
+  if (existsSync(js)) {
+    return { script: js, eval: false };
+  }
+  const ts = join(dir, 'session-worker.ts');
+  let api: string;
+  try {
+    // tsx's ESM API (`exports['./esm/api'].import`): its CommonJS twin cannot register in a worker.
+    api = createRequire(ts).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  } catch (cause) {
+    throw new InferkitError('internal', `running ${ts} in a worker needs tsx (a dev dependency); build the package (dist/) or run sessions in-thread (worker: false)`, { cause });
+  }
+  const script = `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(ts).href)}); })`;
+  return { script, eval: true };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { InferenceService } from '../contract/inference-service.js';
+import { validateManifest } from '../manifest/validate-manifest.js';
+import { fromYaml } from '../manifest/manifest-yaml.js';
+import { runtimeConfig } from '../manifest/runtime-config.js';
+import type { CpuBudget } from '../runtime/cpu-budget.js';
+import { onnxVariant, planInference, type PlannedService } from './inference-plan.js';
+import { inferTask } from './model-task.js';
+
+const BUDGET: CpuBudget = { cpus: 8, source: 'affinity', affinity: 8 };
+
+const MANIFEST = `apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: ner-int8
+  annotations:
+    serving.inferkit.dev/onnx-variant: quantized
+spec:
+  predictor:
+    model:
+      modelFormat: { name: huggingface }
+      args: [--model_name=ner, --model_id=org/ner, --task=token_classification]
+      resources:
+        limits: { cpu: 500m, memory: 1Gi }
+`;
+
+function service(name: string, opts: { args?: string[]; cpu?: string; annotations?: Record<string, string> } = {}): PlannedService {
+  const isvc: InferenceService = {
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    metadata: { name, ...(opts.annotations ? { annotations: opts.annotations } : {}) },
+    spec: {
+      predictor: {
+        model: {
+          modelFormat: { name: 'huggingface' },
+          args: [`--model_name=${name}`, ...(opts.args ?? ['--model_id=org/ner', '--task=token_classification'])],
+          ...(opts.cpu ? { resources: { limits: { cpu: opts.cpu } } } : {}),
+        },
+      },
+    },
+  };
+  const config = runtimeConfig(isvc);
+  return { isvc, config, task: inferTask(config) };
+}
+
+describe('planInference', () => {
+  it('gives one model every CPU, in a worker thread, spinning off', () => {
+    const plan = planInference([service('ner')], {}, BUDGET);
+    expect(plan).toMatchObject({ threads: 8, source: 'affinity', warnings: [] });
+    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default' }]);
+  });
+
+  it('shares the CPUs among ONNX models, caps by resources.limits.cpu ("500m", "2"), and skips baselines', () => {
+    const plan = planInference(
+      [
+        service('a', { cpu: '500m' }),
+        service('b', { cpu: '2' }),
+        service('c'),
+        service('theta', { args: ['--model_id=theta', '--task=time_series_forecast'] }),
+      ],
+      {},
+      BUDGET,
+    );
+    expect(plan.models.map((m) => m?.threads)).toEqual([1, 2, 5, undefined]);
+    expect(plan.models.map((m) => m?.cpuLimit)).toEqual([0.5, 2, undefined, undefined]);
+  });
+
+  it('threads (serve --threads) override the CPU count; workerThreads and spinning are passed on', () => {
+    const plan = planInference([service('a'), service('b')], { threads: 3, workerThreads: false, spinning: true }, BUDGET);
+    expect(plan).toMatchObject({ threads: 3, source: 'option' });
+    expect(plan.models).toEqual([
+      { threads: 2, worker: false, spinning: true, onnxVariant: 'default' },
+      { threads: 1, worker: false, spinning: true, onnxVariant: 'default' },
+    ]);
+    expect(() => planInference([service('a')], { threads: 0 }, BUDGET)).toThrow(/threads must be a positive integer/);
+  });
+
+  it('an unreadable CPU limit is a warning naming the service, not a failure', () => {
+    const plan = planInference([service('a', { cpu: 'lots' })], {}, BUDGET);
+    expect(plan.models[0]?.threads).toBe(8);
+    expect(plan.warnings).toEqual([expect.stringContaining('service a: resources.limits.cpu: expected a CPU quantity')]);
+  });
+});
+
+describe('onnxVariant', () => {
+  it('reads the annotation, else --onnx_variant, else serve --quantized', () => {
+    const s = (o: Parameters<typeof service>[1]) => service('ner', o);
+    const v = (p: PlannedService, force = false) => onnxVariant(p.isvc, p.config as NonNullable<PlannedService['config']>, force);
+    expect(v(s({ annotations: { 'serving.inferkit.dev/onnx-variant': 'quantized' } }))).toBe('quantized');
+    expect(v(s({ args: ['--model_id=org/ner', '--task=token_classification', '--onnx_variant=int8'] }))).toBe('quantized');
+    expect(v(s({}))).toBe('default');
+    expect(v(s({}), true)).toBe('quantized');
+    expect(planInference([s({})], { quantized: true }, BUDGET).models[0]?.onnxVariant).toBe('quantized');
+  });
+
+  it('refuses another value, naming the annotation', () => {
+    const p = service('ner', { annotations: { 'serving.inferkit.dev/onnx-variant': 'fp16' } });
+    expect(() => onnxVariant(p.isvc, p.config as NonNullable<PlannedService['config']>)).toThrow(
+      /annotation serving\.inferkit\.dev\/onnx-variant: expected "quantized".*got "fp16"/,
+    );
+  });
+
+  it('a manifest carrying the annotation, --onnx_variant and a CPU limit is valid against KServe\'s CRD schema', async () => {
+    const withArg = MANIFEST.replace('--task=token_classification]', '--task=token_classification, --onnx_variant=quantized]');
+    for (const text of [MANIFEST, withArg]) {
+      const result = await validateManifest(text);
+      expect(result.errors).toEqual([]);
+    }
+    const [isvc] = fromYaml(MANIFEST) as InferenceService[];
+    const config = runtimeConfig(isvc);
+    const plan = planInference([{ isvc, config, task: inferTask(config) }], {}, BUDGET);
+    expect(plan.models[0]).toEqual({ threads: 1, worker: true, spinning: false, cpuLimit: 0.5, onnxVariant: 'quantized' });
+  });
+});

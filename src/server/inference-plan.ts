@@ -1,0 +1,137 @@
+import type { InferenceService } from '../contract/inference-service.js';
+import { InferkitError } from '../errors.js';
+import type { RuntimeConfig } from '../manifest/runtime-config.js';
+import { availableCpus, parseCpuQuantity, planThreads, type CpuBudget } from '../runtime/cpu-budget.js';
+import type { ServeTask } from './model-loader.js';
+
+/** Annotation that picks the ONNX graph of a token-classification service (KServe ignores it). */
+export const ONNX_VARIANT_ANNOTATION = 'serving.inferkit.dev/onnx-variant';
+/** Runtime arg with the same meaning (`--onnx_variant=quantized`; KServe's `parse_known_args` ignores it). */
+export const ONNX_VARIANT_ARG = 'onnx_variant';
+
+/** Which graph of a repo is served: `onnx/model.onnx` or the int8 `onnx/model_quantized.onnx`. */
+export type OnnxVariant = 'default' | 'quantized';
+
+/** How the server runs inference, chosen once at start. */
+export interface InferenceOptions {
+  /** Intra-op threads shared by all ONNX models of the server. @default the CPUs the process may use (affinity, cgroup quota) */
+  threads?: number;
+  /** Run ONNX sessions in worker threads, off the event loop. @default true */
+  workerThreads?: boolean;
+  /** Let ORT's idle intra-op threads spin (see `SessionOptions.spinning`). @default false */
+  spinning?: boolean;
+  /** Serve every token-classification model's `onnx/model_quantized.onnx` (`inferkit serve --quantized`). @default false */
+  quantized?: boolean;
+}
+
+/** What one model runs with (shown in `/inferkit/v1/services` and the CLI's startup lines). */
+export interface ModelInference {
+  /** Intra-op threads of its ONNX session; 0 for models without one (baselines). */
+  threads: number;
+  /** The session runs in a worker thread. */
+  worker: boolean;
+  /** ORT intra-op spinning. */
+  spinning: boolean;
+  /** The manifest's `resources.limits.cpu` in CPUs, when set. */
+  cpuLimit?: number;
+  /** Graph variant (token classification). */
+  onnxVariant?: OnnxVariant;
+}
+
+/** The server's inference plan: the CPU budget and each model's share, in manifest order. */
+export interface InferencePlan {
+  /** Threads shared out, and where the number came from (`option` = `threads` given). */
+  threads: number;
+  source: CpuBudget['source'] | 'option';
+  cpus: CpuBudget;
+  models: Array<ModelInference | undefined>;
+  /** Problems with a manifest's CPU limit (ignored), one sentence each. */
+  warnings: string[];
+}
+
+/** One service as the planner sees it. */
+export interface PlannedService {
+  isvc: InferenceService;
+  config: RuntimeConfig | undefined;
+  task: ServeTask | undefined;
+}
+
+const BASELINE_IDS = new Set(['seasonal-naive', 'naive', 'theta']);
+
+/** True for forecast model ids served by an offline baseline (no ONNX session, no cores). */
+export function isBaselineModelId(id: string): boolean {
+  return BASELINE_IDS.has(id.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, ''));
+}
+
+/**
+ * The ONNX graph a service asks for: annotation `serving.inferkit.dev/onnx-variant`, else arg
+ * `--onnx_variant`, else `quantized` when `forceQuantized`, else `default`. Throws `config` naming the
+ * annotation or arg for another value.
+ */
+export function onnxVariant(isvc: InferenceService, config: RuntimeConfig, forceQuantized = false): OnnxVariant {
+  const fromAnnotation = isvc.metadata.annotations?.[ONNX_VARIANT_ANNOTATION];
+  const fromArg = config.args.values[ONNX_VARIANT_ARG];
+  const raw = fromAnnotation ?? fromArg;
+  if (raw === undefined) {
+    return forceQuantized ? 'quantized' : 'default';
+  }
+  const value = raw.trim().toLowerCase();
+  if (value === 'quantized' || value === 'int8') {
+    return 'quantized';
+  }
+  if (value === 'default' || value === 'fp32') {
+    return forceQuantized ? 'quantized' : 'default';
+  }
+  const where = fromAnnotation !== undefined ? `annotation ${ONNX_VARIANT_ANNOTATION}` : `--${ONNX_VARIANT_ARG}`;
+  throw new InferkitError('config', `${where}: expected "quantized" (onnx/model_quantized.onnx) or "default" (onnx/model.onnx), got "${raw}"`, { param: where });
+}
+
+function usesCores(s: PlannedService): boolean {
+  if (s.config === undefined || s.task === undefined) {
+    return false;
+  }
+  return s.task === 'token_classification' || !isBaselineModelId(s.config.modelId ?? '');
+}
+
+/**
+ * Shares the server's threads among its ONNX models (see `planThreads`): `options.threads`, else the
+ * CPUs the process may use; each model capped by its manifest's `resources.limits.cpu`.
+ */
+export function planInference(services: readonly PlannedService[], options: InferenceOptions = {}, budget: CpuBudget = availableCpus()): InferencePlan {
+  if (options.threads !== undefined && (!Number.isInteger(options.threads) || options.threads < 1)) {
+    throw new InferkitError('config', `threads must be a positive integer, got ${options.threads}`, { param: 'threads' });
+  }
+  const total = options.threads ?? budget.cpus;
+  const warnings: string[] = [];
+  const limits = services.map((s) => {
+    const cpu = s.config?.resources?.limits?.cpu;
+    if (cpu === undefined) {
+      return undefined;
+    }
+    try {
+      return parseCpuQuantity(cpu as string | number);
+    } catch (e) {
+      warnings.push(`service ${s.isvc.metadata.name}: ${(e as Error).message}; no CPU cap applied`);
+      return undefined;
+    }
+  });
+  const threads = planThreads(total, services.map((s, i) => ({ cap: limits[i], usesCores: usesCores(s) })));
+  const worker = options.workerThreads !== false;
+  const spinning = options.spinning === true;
+  const models = services.map((s, i): ModelInference | undefined => {
+    if (!usesCores(s)) {
+      return undefined;
+    }
+    let variant: OnnxVariant | undefined;
+    if (s.task === 'token_classification' && s.config !== undefined) {
+      try {
+        variant = onnxVariant(s.isvc, s.config, options.quantized === true);
+      } catch {
+        variant = undefined; // the loader reports it as the model's load error
+      }
+    }
+    const limit = limits[i];
+    return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}) };
+  });
+  return { threads: total, source: options.threads !== undefined ? 'option' : budget.source, cpus: budget, models, warnings };
+}
