@@ -39,6 +39,8 @@ describe('serve: KServe runtime args', () => {
     expect(log).toEqual([
       'warning: service offs: runtime arg --dtype is not implemented by inferkit and was ignored',
       'warning: service offs: runtime arg --tensor_input_names is not implemented by inferkit and was ignored',
+      // A configuration error is not retried: one attempt, reported once.
+      expect.stringMatching(/^warning: service default\/badlen: model badlen failed to load \(attempt 1 of \d+, giving up\): --max_model_len: expected a positive integer/),
     ]);
     const [offs, plain, badlen] = server.models();
     expect(offs).toMatchObject({ ready: true, warnings: [expect.stringContaining('--dtype'), expect.stringContaining('--tensor_input_names')] });

@@ -46,6 +46,7 @@ describe('graceful shutdown', () => {
       port: 0,
       maxWaitMs: 800,
       maxBatchSize: 64,
+      waitWhenIdle: true,
       limits: { keepAliveTimeoutMs: 60_000 },
     });
     await server.loaded();
