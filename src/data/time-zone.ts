@@ -1,0 +1,60 @@
+import { ValidationError } from '../errors.js';
+import type { ParsedTimestamp } from './timestamps.js';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** Throws a ValidationError (param `timeZone`) unless `timeZone` is an IANA zone this Node's `Intl` knows. */
+export function checkTimeZone(timeZone: string): void {
+  try {
+    formatter(timeZone);
+  } catch (cause) {
+    throw new ValidationError([{ path: 'timeZone', message: `unknown time zone "${timeZone}"; expected an IANA name such as "Europe/Berlin" or "UTC"` }], { context: 'frame', cause });
+  }
+}
+
+/** Offset of `timeZone` from UTC at the instant `utcMs`, in minutes east (Berlin in summer: 120). */
+export function zoneOffsetMinutes(utcMs: number, timeZone: string): number {
+  const whole = Math.floor(utcMs / 1000) * 1000;
+  const parts: Record<string, number> = {};
+  for (const p of formatter(timeZone).formatToParts(new Date(whole))) {
+    if (p.type !== 'literal') {
+      parts[p.type] = Number(p.value);
+    }
+  }
+  const wall = new Date(0);
+  wall.setUTCFullYear(parts.year, parts.month - 1, parts.day);
+  wall.setUTCHours(parts.hour % 24, parts.minute, parts.second, 0);
+  return Math.round((wall.getTime() - whole) / 60_000);
+}
+
+/**
+ * The instant at which the clock in `timeZone` shows `wall` (epoch ms of the digits read as UTC). A wall time
+ * that occurs twice (clocks going back) gives the first of the two instants that the offset search lands on;
+ * one skipped by a spring-forward gap is shifted by the gap.
+ */
+export function zonedWallToUtc(wall: number, timeZone: string): number {
+  const first = wall - zoneOffsetMinutes(wall, timeZone) * 60_000;
+  const second = wall - zoneOffsetMinutes(first, timeZone) * 60_000;
+  return second;
+}
+
+/**
+ * A parsed timestamp moved into `timeZone`: one written without offset is read as that zone's local time;
+ * one with an offset (or a Date) keeps its instant and gets the zone's clock time and offset.
+ */
+export function inTimeZone(t: ParsedTimestamp, timeZone: string, hadOffset: boolean): ParsedTimestamp {
+  const utc = hadOffset ? t.utc : zonedWallToUtc(t.wall, timeZone);
+  const offset = zoneOffsetMinutes(utc, timeZone);
+  return { utc, wall: utc + offset * 60_000, offset };
+}
