@@ -1,10 +1,9 @@
 import type { DataFrame } from 'danfojs-node';
 import type { ApiError, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
-import type { Forecaster } from '../contract/predictor.js';
 import { ValidationError } from '../errors.js';
 import { isDataFrame, type FrameLike, type Row } from './columns.js';
 import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
-import { asForecasters, type ModelSet } from './model-set.js';
+import { asForecasters, type ModelLike, type ModelSet } from './model-set.js';
 import { modelsFrame } from './models-frame.js';
 import { runBatch } from './run-batch.js';
 
@@ -97,12 +96,12 @@ export function levelQuantiles(levels: readonly number[]): number[] {
 }
 
 /** The quantiles to ask for: `quantiles` and those of `level`, distinct, ascending. */
-function requestedQuantiles(options: Pick<BatchForecastOptions, 'quantiles' | 'level'>): number[] {
+export function requestedQuantiles(options: Pick<BatchForecastOptions, 'quantiles' | 'level'>): number[] {
   return [...new Set([...(options.quantiles ?? []), ...levelQuantiles(options.level ?? [])])].sort((a, b) => a - b);
 }
 
 /** Inputs of a source, with the frame's bad series as failures (they fail alone). */
-function readSource(source: FrameLike | readonly TimeSeriesInput[], options: FrameToInputsOptions): { inputs: TimeSeriesInput[]; rejected: SeriesFailure[] } {
+export function readSource(source: FrameLike | readonly TimeSeriesInput[], options: FrameToInputsOptions): { inputs: TimeSeriesInput[]; rejected: SeriesFailure[] } {
   if (isInputs(source)) {
     return { inputs: [...source], rejected: [] };
   }
@@ -124,11 +123,11 @@ function readSource(source: FrameLike | readonly TimeSeriesInput[], options: Fra
  * invalid request is split in halves until the bad series are isolated; a chunk that fails otherwise
  * (network, server fault) reports each of its series failed with the reason.
  */
-export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], forecaster: Forecaster, options: BatchForecastOptions): Promise<BatchForecastResult>;
+export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], forecaster: ModelLike, options: BatchForecastOptions): Promise<BatchForecastResult>;
 export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], models: ModelSet, options: BatchForecastOptions): Promise<ModelsBatchResult>;
 export async function batchForecast(
   source: FrameLike | readonly TimeSeriesInput[],
-  models: Forecaster | ModelSet,
+  models: ModelLike | ModelSet,
   options: BatchForecastOptions,
 ): Promise<BatchForecastResult | ModelsBatchResult> {
   const { inputs, rejected } = readSource(source, options);

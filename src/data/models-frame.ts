@@ -20,7 +20,7 @@ export interface ModelsFrameOptions {
 }
 
 /** Per-variable paths of a series (one for univariate). */
-function paths(s: TimeSeries | undefined): (number | null)[][] {
+export function paths(s: TimeSeries | undefined): (number | null)[][] {
   if (s === undefined || s.length === 0) {
     return [];
   }
@@ -32,7 +32,7 @@ function paths(s: TimeSeries | undefined): (number | null)[][] {
 }
 
 /** Columns and quantile keys of one model: `[column, quantile key | undefined (mean)]`. */
-function modelColumns(model: string, o: ModelsFrameOptions): Array<[string, string | undefined]> {
+export function modelColumns(model: string, o: Pick<ModelsFrameOptions, 'quantiles' | 'level'>): Array<[string, string | undefined]> {
   const cols: Array<[string, string | undefined]> = [[model, undefined]];
   for (const q of o.quantiles) {
     cols.push([`${model}-q${q}`, String(q)]);
