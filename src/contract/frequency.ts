@@ -86,12 +86,22 @@ export function normalizeFrequency(value: string): Frequency | undefined {
  * that were parsed at a boundary, so this is a programming error).
  */
 export function frequencySpec(frequency: Frequency): FrequencySpec {
+  const known = SPECS.get(frequency);
+  if (known) {
+    return known;
+  }
   const spec = parseFrequency(frequency);
   if (!spec) {
     throw new TypeError(`not a frequency: ${JSON.stringify(frequency)}`);
   }
+  if (SPECS.size < 256) {
+    SPECS.set(frequency, Object.freeze(spec));
+  }
   return spec;
 }
+
+/** Parsed frequencies by spelling: step arithmetic runs per timestamp, parsing once per spelling is enough. */
+const SPECS = new Map<string, FrequencySpec>();
 
 const UNIT_SECONDS: Readonly<Partial<Record<FrequencyUnit, number>>> = { second: 1, minute: 60, hour: 3600, day: 86_400, week: 604_800 };
 const UNIT_MONTHS: Readonly<Partial<Record<FrequencyUnit, number>>> = { month: 1, quarter: 3, year: 12 };

@@ -23,9 +23,27 @@ export function checkTimeZone(timeZone: string): void {
   }
 }
 
+const QUARTER_HOUR = 900_000;
+/** Offsets by zone and quarter hour: zone transitions fall on quarter hours, and Intl costs microseconds per call. */
+const offsets = new Map<string, number>();
+
 /** Offset of `timeZone` from UTC at the instant `utcMs`, in minutes east (Berlin in summer: 120). */
 export function zoneOffsetMinutes(utcMs: number, timeZone: string): number {
-  const whole = Math.floor(utcMs / 1000) * 1000;
+  const bucket = Math.floor(utcMs / QUARTER_HOUR);
+  const key = `${timeZone}|${bucket}`;
+  const known = offsets.get(key);
+  if (known !== undefined) {
+    return known;
+  }
+  if (offsets.size >= 100_000) {
+    offsets.clear();
+  }
+  const offset = offsetAt(bucket * QUARTER_HOUR, timeZone);
+  offsets.set(key, offset);
+  return offset;
+}
+
+function offsetAt(whole: number, timeZone: string): number {
   const parts: Record<string, number> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(whole))) {
     if (p.type !== 'literal') {
