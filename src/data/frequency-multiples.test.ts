@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { advanceTimestamp } from '../protocol/forecast/advance-timestamp.js';
-import { seasonalPeriods, seasonFor } from '../runtime/forecast/seasonality.js';
 import { forecastToRows, inputsToRows } from './forecast-to-frame.js';
 import { frameToInputs } from './frame-to-inputs.js';
 import { inferFrequency } from './infer-frequency.js';
@@ -59,33 +58,5 @@ describe('frameToInputs with sub-daily multiples', () => {
     expect(start).toBe('2021-08-31T00:00:00Z');
     const rowsOut = forecastToRows([{ type: 'univariate_time_series', name: 'me', mean_forecast: [1, 2, 3], frequency: 'ME', start_timestamp: start }]);
     expect(rowsOut.map((r) => r.timestamp)).toEqual(['2021-08-31T00:00:00Z', '2021-09-30T00:00:00Z', '2021-10-31T00:00:00Z']);
-  });
-});
-
-describe('advanceTimestamp with multiples', () => {
-  it('adds multiples of fixed and calendar steps, keeping the form and month-end anchors', () => {
-    expect(advanceTimestamp('2024-01-01T00:00:00+01:00', '30min', 48)).toBe('2024-01-02T00:00:00+01:00');
-    expect(advanceTimestamp('2024-01-01', '15min', 3)).toBe('2024-01-01T00:45:00');
-    expect(advanceTimestamp('2024-01-01T00:00Z', '2h', 13)).toBe('2024-01-02T02:00Z');
-    expect(advanceTimestamp('2024-01-01', '2W', 2)).toBe('2024-01-29');
-    expect(advanceTimestamp('2024-01-31', '3M', 1)).toBe('2024-04-30');
-    expect(advanceTimestamp('2023-11-30', 'QE', 2)).toBe('2024-05-31');
-    expect(advanceTimestamp('2023-11-30', 'Q', 2)).toBe('2024-05-30');
-    expect(advanceTimestamp('2020-02-29', 'YE', 1)).toBe('2021-02-28');
-  });
-});
-
-describe('seasonalPeriods', () => {
-  it.each([
-    ['30min', [48, 336]], ['hour', [24, 168]], ['h', [24, 168]], ['15min', [96, 672]], ['2h', [12, 84]], ['5h', []],
-    ['minute', [1440, 10080]], ['second', [60, 3600]], ['day', [7, 365]], ['week', [52]], ['2W', [26]],
-    ['month', [12]], ['ME', [12]], ['3M', [4]], ['quarter', [4]], ['QE', [4]], ['year', []], ['nonsense', []],
-  ])('%s → %j', (f, want) => {
-    expect(seasonalPeriods(f)).toEqual(want);
-  });
-
-  it('gives single-season models the shortest period', () => {
-    expect(seasonFor('30min', 1000)).toBe(48);
-    expect(seasonFor('30min', 40)).toBe(1);
   });
 });
