@@ -21,7 +21,7 @@ export const FREQUENCY_ALIASES: Readonly<Record<string, FrequencyUnit>> = {
  * an optional integer multiple and pandas-style units (`30min`, `15T`, `2h`, `2W`, `3M`) and month-end
  * anchors (`ME`, `QE`, `YE`); normalised to the canonical spelling (`"M"` → `"month"`, `"30T"` → `"30min"`).
  */
-export const FrequencySchema = z.string().transform((v, ctx) => {
+export const FrequencySchema = z.string().meta({ description: `Frequency: ${FREQUENCY_HELP}` }).transform((v, ctx) => {
   const f = normalizeFrequency(v);
   if (f) {
     return f;
