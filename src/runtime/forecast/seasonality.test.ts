@@ -13,5 +13,7 @@ describe('seasonalPeriods', () => {
   it('gives single-season models the shortest period', () => {
     expect(seasonFor('30min', 1000)).toBe(48);
     expect(seasonFor('30min', 40)).toBe(1);
+    expect(seasonalPeriods('30min', 600, 2)).toEqual([48]);
+    expect(seasonalPeriods('30min', 672, 2)).toEqual([48, 336]);
   });
 });

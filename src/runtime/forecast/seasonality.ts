@@ -25,9 +25,10 @@ const MINUTE = 60, HOUR = 3600, DAY = 86_400, WEEK = 7 * DAY;
  * 24, 168; `15min` → 96, 672; `2h` → 12, 84); steps under a minute: the minute and the hour (`s` → 60,
  * 3600); days: the week and the year (`D` → 7, 365); weeks: the year (52, `2W` → 26); calendar steps:
  * the year (`M` → 12, `Q` → 4, `2M` → 6, `2Q` → 2); `Y` → none. Unknown frequencies → none.
- * MSTL-style models use all of them; single-season baselines the first.
+ * MSTL-style models use all of them; single-season baselines the first. With `length`, only periods
+ * the series covers at least `minCycles` times are kept (`seasonalPeriods('30min', 600, 2)` → [48]).
  */
-export function seasonalPeriods(frequency: Frequency | undefined): number[] {
+export function seasonalPeriods(frequency: Frequency | undefined, length = Number.POSITIVE_INFINITY, minCycles = 1): number[] {
   const spec = frequency === undefined ? undefined : parseFrequency(frequency);
   if (!spec) {
     return [];
@@ -37,7 +38,7 @@ export function seasonalPeriods(frequency: Frequency | undefined): number[] {
     seconds === undefined
       ? [12 / (stepMonths(spec) ?? 12)]
       : (seconds < MINUTE ? [MINUTE, HOUR] : seconds < DAY ? [DAY, WEEK] : seconds < WEEK ? [WEEK, 365 * DAY] : [52 * WEEK]).map((c) => c / seconds);
-  return cycles.filter((p) => Number.isInteger(p) && p >= 2);
+  return cycles.filter((p) => Number.isInteger(p) && p >= 2 && length >= p * minCycles);
 }
 
 /**
