@@ -89,7 +89,7 @@ export function readFrameSeries(frame: FrameLike, options: FrameToInputsOptions 
   const stamps = cols.get(names.timestamp) ?? [];
   const valueCols = names.values.map((n) => cols.get(n) ?? []);
   const issues: ValidationIssue[] = [];
-  const groups = new Map<string, PendingSeries & { issue: boolean }>();
+  const groups = new Map<string, PendingSeries & { issue: boolean; taken?: Set<number> }>();
   for (let r = 0; r < cols.length; r++) {
     if (ids && (ids[r] === null || ids[r] === undefined || ids[r] === '')) {
       issues.push({ path: `row ${r}`, message: `missing series id in column "${names.id}"` });
@@ -119,7 +119,13 @@ export function readFrameSeries(frame: FrameLike, options: FrameToInputsOptions 
       }
       row.push(v);
     }
-    g.times.push(zone === undefined ? parsed : inTimeZone(parsed, zone, parsed.offset !== undefined || stamps[r] instanceof Date));
+    if (zone === undefined) {
+      g.times.push(parsed);
+    } else {
+      const t = inTimeZone(parsed, zone, parsed.offset !== undefined || stamps[r] instanceof Date, (g.taken ??= new Set()));
+      g.taken.add(t.utc);
+      g.times.push(t);
+    }
     g.values.push(row);
   }
   const inputs: SeriesInput[] = [];

@@ -68,6 +68,13 @@ describe('time zones through frameToInputs → forecast → forecastToFrame → 
     expect(toColumns(rows).get('timestamp')).toEqual(['2024-10-26T00:00:00+02:00', '2024-10-27T00:00:00+02:00']);
     const later = forecastToFrame([{ type: 'univariate_time_series', name: 's', mean_forecast: [1, 2, 3], frequency: 'day', start_timestamp: '2024-10-26T00:00:00+02:00' }], { timeZone: 'Europe/Berlin' });
     expect(toColumns(later).get('timestamp')?.[2]).toBe('2024-10-28T00:00:00+01:00');
+    // Clocks go back at 03:00 on Oct 27: local 02:00 comes twice, and reads as two consecutive hours.
+    const fallBack = ['00:00', '01:00', '02:00', '02:00', '03:00'].map((h, i) => ({ timestamp: `2024-10-27 ${h}`, value: i }));
+    const [night] = frameToInputs(fallBack, { timeZone: 'Europe/Berlin' });
+    expect(night).toMatchObject({ frequency: 'hour', start_timestamp: '2024-10-27T00:00:00+02:00', series: [0, 1, 2, 3, 4] });
+    expect(toColumns(inputsToFrame([night])).get('timestamp')).toEqual([
+      '2024-10-27T00:00:00+02:00', '2024-10-27T01:00:00+02:00', '2024-10-27T02:00:00+02:00', '2024-10-27T02:00:00+01:00', '2024-10-27T03:00:00+01:00',
+    ]);
     expect(() => frameToInputs([{ timestamp: '2024-01-01', value: 1 }], { timeZone: 'Mars/Olympus' })).toThrow(ValidationError);
     expect(() => frameToInputs([{ timestamp: '2024-01-01', value: 1 }], { timeZone: 'Mars/Olympus' })).toThrow(/timeZone: unknown time zone "Mars\/Olympus"/);
   });

@@ -68,11 +68,33 @@ export function zonedWallToUtc(wall: number, timeZone: string): number {
 }
 
 /**
- * A parsed timestamp moved into `timeZone`: one written without offset is read as that zone's local time;
- * one with an offset (or a Date) keeps its instant and gets the zone's clock time and offset.
+ * Every instant at which the clock in `timeZone` shows `wall`, earliest first: one normally, two in the hour
+ * clocks go back (02:30 on a fall-back night), none in a spring-forward gap.
  */
-export function inTimeZone(t: ParsedTimestamp, timeZone: string, hadOffset: boolean): ParsedTimestamp {
-  const utc = hadOffset ? t.utc : zonedWallToUtc(t.wall, timeZone);
+export function zonedWallInstants(wall: number, timeZone: string): number[] {
+  const out = new Set<number>();
+  for (const probe of [wall - 86_400_000, wall, wall + 86_400_000]) {
+    const utc = wall - zoneOffsetMinutes(probe, timeZone) * 60_000;
+    if (utc + zoneOffsetMinutes(utc, timeZone) * 60_000 === wall) {
+      out.add(utc);
+    }
+  }
+  return [...out].sort((x, y) => x - y);
+}
+
+/**
+ * A parsed timestamp moved into `timeZone`: one written without offset is read as that zone's local time;
+ * one with an offset (or a Date) keeps its instant and gets the zone's clock time and offset. A local time
+ * that occurs twice (clocks going back) is the earlier instant, or the later one when `taken` already holds
+ * the earlier (so an hourly series written in local time reads 02:00, 02:00 as two hours). A local time in a
+ * spring-forward gap is moved by the gap.
+ */
+export function inTimeZone(t: ParsedTimestamp, timeZone: string, hadOffset: boolean, taken?: ReadonlySet<number>): ParsedTimestamp {
+  let utc = t.utc;
+  if (!hadOffset) {
+    const candidates = zonedWallInstants(t.wall, timeZone);
+    utc = candidates.find((c) => !taken?.has(c)) ?? candidates[0] ?? zonedWallToUtc(t.wall, timeZone);
+  }
   const offset = zoneOffsetMinutes(utc, timeZone);
   return { utc, wall: utc + offset * 60_000, offset };
 }
