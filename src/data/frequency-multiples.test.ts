@@ -45,6 +45,9 @@ describe('frameToInputs with sub-daily multiples', () => {
     expect(message).toContain('pass `frequency: "30min"`');
     expect(message).not.toContain('"minute"');
     expect(frameToInputs(sparse, { frequency: '30min' })[0].series).toHaveLength(20);
+    // Gaps of 1 h and 1.5 h lie on no hourly grid: the suggestion is the grid they share.
+    const mixed = ['2024-01-01T00:00:00Z', '2024-01-01T01:00:00Z', '2024-01-01T02:30:00Z', '2024-01-01T12:00:00Z'].map((timestamp, i) => ({ id: 'm', timestamp, value: i }));
+    expect(() => frameToInputs(mixed)).toThrow(/pass `frequency: "30min"`/);
   });
 
   it('upgrades a given plain month to ME when the data only fit month ends, and steps stay on month ends', () => {

@@ -103,18 +103,12 @@ export function inferFrequency(times: readonly ParsedTimestamp[]): InferredFrequ
     for (let i = 1; i < grid.positions.length; i++) {
       g = gcd(g, grid.positions[i] - grid.positions[i - 1]);
     }
-    // Gaps of a whole number of a smaller step: the smallest one seen is the best guess to offer.
-    let smallest = Infinity;
-    for (let i = 1; i < grid.positions.length; i++) {
-      smallest = Math.min(smallest, grid.positions[i] - grid.positions[i - 1]);
-    }
     const frequency = formatFrequency({ unit, multiple: Math.max(1, g), ...(grid.anchor ? { anchor: grid.anchor } : {}) });
     const positions = grid.positions.map((p) => p / Math.max(1, g));
     const span = positions[positions.length - 1] + 1;
     if (span > 2 * times.length) {
-      const guess = formatFrequency({ unit, multiple: smallest, ...(grid.anchor ? { anchor: grid.anchor } : {}) });
       return {
-        reason: `irregular spacing: ${times.length} timestamps spread over ${span} steps of ${frequency} (${formatTimestamp(times[0].utc)} … ${formatTimestamp(times[times.length - 1].utc)}); pass \`frequency: "${guess}"\` (the smallest gap) to fill the gaps as missing`,
+        reason: `irregular spacing: ${times.length} timestamps spread over ${span} steps of ${frequency} (${formatTimestamp(times[0].utc)} … ${formatTimestamp(times[times.length - 1].utc)}); pass \`frequency: "${frequency}"\` (the grid every timestamp lies on) to fill the gaps as missing`,
       };
     }
     return { frequency, positions };
