@@ -15,6 +15,8 @@ export {
   TIME_SERIES_TYPES, TimeSeriesTypeSchema,
 } from './contract/enums.js';
 export type { Frequency, Status, TimeSeriesType } from './contract/enums.js';
+export { parseFrequency, formatFrequency } from './contract/frequency.js';
+export type { FrequencySpec, FrequencyUnit } from './contract/frequency.js';
 export {
   TimeSeriesSchema, TimeSeriesInputSchema, ForecastOptionsSchema, MetadataSchema, ForecastRequestSchema,
   ApiErrorSchema, TimeSeriesForecastSchema, ForecastOutputSchema, UsageSchema, ForecastResponseSchema,
@@ -89,6 +91,7 @@ export type { MstlOptions } from './runtime/forecast/mstl/mstl.js';
 export { mstlDecompose } from './runtime/forecast/mstl/mstl-decompose.js';
 export type { MstlDecomposition, MstlDecomposeOptions } from './runtime/forecast/mstl/mstl-decompose.js';
 export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
+export { seasonalPeriods } from './runtime/forecast/seasonality.js';
 
 // Protocol semantics (shared by the kernel and the server)
 export { forecast } from './protocol/forecast/forecast.js';
@@ -115,8 +118,14 @@ export { frameToInputs } from './data/frame-to-inputs.js';
 export type { FrameToInputsOptions, SeriesInput } from './data/frame-to-inputs.js';
 export { wideFrameToInputs } from './data/wide-frame-to-inputs.js';
 export { forecastToFrame, inputsToFrame } from './data/forecast-to-frame.js';
+export type { ToFrameOptions } from './data/forecast-to-frame.js';
 export { batchForecast } from './data/batch-forecast.js';
-export type { BatchForecastOptions, BatchForecastResult, BatchProgress } from './data/batch-forecast.js';
+export type { BatchForecastOptions, BatchForecastResult, BatchProgress, ModelsBatchResult, SeriesFailure } from './data/batch-forecast.js';
+export type { ModelLike, ModelSet } from './data/model-set.js';
+export { crossValidation } from './data/cross-validation.js';
+export type { CrossValidationOptions } from './data/cross-validation.js';
+export { readFrameSeries } from './data/frame-to-inputs.js';
+export type { FrameSeries } from './data/frame-to-inputs.js';
 export { terminalProgress, notebookProgress } from './data/progress-bar.js';
 export { readCsv, writeCsv, parseCsv, toCsv } from './data/csv.js';
 export { inferFrequency } from './data/infer-frequency.js';
@@ -125,6 +134,9 @@ export { inferFrequency } from './data/infer-frequency.js';
 export { forecastFigure } from './plot/forecast-figure.js';
 export type { ForecastFigureOptions } from './plot/forecast-figure.js';
 export { backtestFigure, scoreFigure } from './plot/backtest-figure.js';
+export type { ScoreFigureOptions } from './plot/backtest-figure.js';
+export { crossValidationFigure } from './plot/cross-validation-figure.js';
+export type { CrossValidationFigureOptions } from './plot/cross-validation-figure.js';
 export { entityHtml, entitiesHtml } from './plot/entity-html.js';
 export { renderHtml } from './plot/render-html.js';
 export { renderPng, closeRenderer, rendererStats } from './plot/render-png.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrequencySchema, normalizeFrequency, StatusSchema, TimeSeriesTypeSchema } from './enums.js';
+import { formatFrequency, FrequencySchema, normalizeFrequency, parseFrequency, StatusSchema, TimeSeriesTypeSchema } from './enums.js';
 import { parseContract } from './parse.js';
 
 describe('FrequencySchema', () => {
@@ -14,9 +14,26 @@ describe('FrequencySchema', () => {
 
   it('rejects unknown frequencies and lists the valid ones', () => {
     expect(() => parseContract(FrequencySchema, 'fortnight')).toThrowErrorMatchingInlineSnapshot(
-      `[ValidationError: unknown frequency "fortnight"; expected one of second, minute, hour, day, week, month, quarter, year or S, T, H, D, W, M, Q, Y]`,
+      `[ValidationError: unknown frequency "fortnight"; expected one of second, minute, hour, day, week, month, quarter, year or S, T, H, D, W, M, Q, Y, optionally with a multiple (30min, 2h, 2W, 3M) or month-end anchor (ME, QE, YE)]`,
     );
-    expect(normalizeFrequency('MS')).toBeUndefined();
+    for (const bad of ['0min', '30', 'min30', '1.5h', '-2h', '100001min', 'MSE', '']) {
+      expect(normalizeFrequency(bad), bad).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['30min', '30min'], ['30T', '30min'], ['30 minutes', '30min'], ['15MIN', '15min'], ['1h', 'hour'], ['2h', '2h'], ['2H', '2h'],
+    ['2W', '2W'], ['3M', '3M'], ['MS', 'month'], ['ME', 'ME'], ['me', 'ME'], ['QE', 'QE'], ['2QE', '2QE'], ['YE', 'YE'], ['A', 'year'],
+    ['10s', '10s'], ['2D', '2D'], ['2d', '2D'],
+  ])('extends the enum with multiples and anchors: %s → %s (idempotent)', (input, canonical) => {
+    expect(parseContract(FrequencySchema, input)).toBe(canonical);
+    expect(normalizeFrequency(canonical)).toBe(canonical);
+  });
+
+  it('parses a frequency into unit, multiple and anchor', () => {
+    expect(parseFrequency('30min')).toEqual({ unit: 'minute', multiple: 30 });
+    expect(parseFrequency('QE')).toEqual({ unit: 'quarter', multiple: 1, anchor: 'end' });
+    expect(formatFrequency({ unit: 'month', multiple: 3, anchor: 'end' })).toBe('3ME');
   });
 });
 

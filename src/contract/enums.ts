@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { FREQUENCY_HELP, normalizeFrequency, type FrequencyUnit } from './frequency.js';
 
-/** Canonical frequency names, as the reference implementation writes them (lower-case long names). */
-export const FREQUENCIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
-/** A canonical frequency. */
-export type Frequency = (typeof FREQUENCIES)[number];
+export { FREQUENCIES, normalizeFrequency, parseFrequency, formatFrequency, frequencySpec, stepSeconds, stepMonths } from './frequency.js';
+export type { Frequency, FrequencySpec, FrequencyUnit } from './frequency.js';
 
-/** Short alias of each frequency (`T` is minute, as in pandas and the interface). */
-export const FREQUENCY_ALIASES: Readonly<Record<string, Frequency>> = {
+/** Short alias of each frequency unit (`T` is minute, as in pandas and the interface). */
+export const FREQUENCY_ALIASES: Readonly<Record<string, FrequencyUnit>> = {
   S: 'second',
   T: 'minute',
   H: 'hour',
@@ -17,26 +16,17 @@ export const FREQUENCY_ALIASES: Readonly<Record<string, Frequency>> = {
   Y: 'year',
 };
 
-/** Looks up a frequency by long name or short alias, in any letter case; undefined if unknown. */
-export function normalizeFrequency(value: string): Frequency | undefined {
-  const alias = FREQUENCY_ALIASES[value.toUpperCase()];
-  if (alias) {
-    return alias;
-  }
-  const long = value.toLowerCase();
-  return (FREQUENCIES as readonly string[]).includes(long) ? (long as Frequency) : undefined;
-}
-
-/** Frequency on the wire: long name or short alias in any case, normalised to the lower-case long name. */
-export const FrequencySchema = z.string().transform((v, ctx) => {
+/**
+ * Frequency on the wire: a long name or short alias in any case (the contract's enum), extended with
+ * an optional integer multiple and pandas-style units (`30min`, `15T`, `2h`, `2W`, `3M`) and month-end
+ * anchors (`ME`, `QE`, `YE`); normalised to the canonical spelling (`"M"` → `"month"`, `"30T"` → `"30min"`).
+ */
+export const FrequencySchema = z.string().meta({ description: `Frequency: ${FREQUENCY_HELP}` }).transform((v, ctx) => {
   const f = normalizeFrequency(v);
   if (f) {
     return f;
   }
-  ctx.addIssue({
-    code: 'custom',
-    message: `unknown frequency "${v}"; expected one of ${FREQUENCIES.join(', ')} or ${Object.keys(FREQUENCY_ALIASES).join(', ')}`,
-  });
+  ctx.addIssue({ code: 'custom', message: `unknown frequency "${v}"; ${FREQUENCY_HELP}` });
   return z.NEVER;
 });
 
@@ -45,7 +35,7 @@ export const FrequencySchema = z.string().transform((v, ctx) => {
  * it, since KServe (and inferkit's server) echo the caller's spelling (`"M"` stays `"M"`).
  */
 export const FrequencyEchoSchema = z.string().refine((v) => normalizeFrequency(v) !== undefined, {
-  error: (issue) => `unknown frequency ${JSON.stringify(issue.input)}; expected one of ${FREQUENCIES.join(', ')} or ${Object.keys(FREQUENCY_ALIASES).join(', ')}`,
+  error: (issue) => `unknown frequency ${JSON.stringify(issue.input)}; ${FREQUENCY_HELP}`,
 });
 
 /** A case-insensitive string enum normalised to lower case. */

@@ -1,8 +1,11 @@
-import type { ApiError, ForecastResponse, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
-import type { Forecaster } from '../contract/predictor.js';
-import { InferkitError, isInferkitError } from '../errors.js';
+import type { DataFrame } from 'danfojs-node';
+import type { ApiError, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
+import { ValidationError } from '../errors.js';
 import { isDataFrame, type FrameLike, type Row } from './columns.js';
-import { frameToInputs, type FrameToInputsOptions } from './frame-to-inputs.js';
+import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
+import { asForecasters, type ModelLike, type ModelSet } from './model-set.js';
+import { modelsFrame } from './models-frame.js';
+import { runBatch } from './run-batch.js';
 
 /** Progress of a batch, counted in series: settled (`done`, failures included), `failed`, `total`. */
 export interface BatchProgress {
@@ -11,25 +14,32 @@ export interface BatchProgress {
   failed: number;
 }
 
-/** A series that could not be forecast, with the error the service (or the request) gave. */
+/** A series that could not be forecast, with the error the service (or the request, or the frame) gave. */
 export interface SeriesFailure {
   name: string;
   error: ApiError;
+  /** The model that failed it, in a several-model batch. */
+  model?: string;
 }
 
 /** Options of `batchForecast`; frame-reading options apply when the source is a frame. */
 export interface BatchForecastOptions extends FrameToInputsOptions {
   /** Steps to forecast. */
   horizon: number;
-  /** Quantile levels in (0, 1); without them only the mean is returned. */
+  /** Quantile levels in (0, 1); without them (and without `level`) only the mean is returned. */
   quantiles?: number[];
+  /**
+   * Prediction-interval levels in percent, as statsforecast takes them: `[80]` asks for quantiles 0.1 and
+   * 0.9 (added to `quantiles`); a several-model frame names them `<model>-lo-80` and `<model>-hi-80`.
+   */
+  level?: number[];
   /** Series per request. @default 64 */
   chunkSize?: number;
-  /** Requests in flight at once. @default 4 */
+  /** Requests in flight at once (per model). @default 4 */
   concurrency?: number;
-  /** Model name sent in each request. @default forecaster.name */
+  /** Model name sent in each request (one model only). @default forecaster.name */
   model?: string;
-  /** Called with the initial state and after every request settles. */
+  /** Called with the initial state and after every request settles (series × models in a several-model batch). */
   onProgress?: (progress: BatchProgress) => void;
   /** Stops sending requests and cancels those in flight; the call rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -39,17 +49,31 @@ export interface BatchForecastOptions extends FrameToInputsOptions {
 export interface BatchForecastResult {
   /** `completed`, `partial` (some series failed) or `error` (all failed). */
   status: 'completed' | 'partial' | 'error';
+  /** The inputs sent (from a frame: the series that could be read). */
   inputs: TimeSeriesInput[];
   forecasts: TimeSeriesForecast[];
+  /** Series that failed: in the frame (bad spacing, too short…), in a request, or in the model. */
   failures: SeriesFailure[];
   usage: Usage;
   /** Requests sent, retries of split chunks included. */
   requests: number;
 }
 
-interface ChunkResult {
-  forecasts: TimeSeriesForecast[];
+/** The outcome of a several-model batch: each model's own result and one wide frame of them all. */
+export interface ModelsBatchResult {
+  /** `completed`, `partial` (some series or models failed) or `error` (nothing forecast). */
+  status: 'completed' | 'partial' | 'error';
+  inputs: TimeSeriesInput[];
+  /** Each model's result, by model name. */
+  models: Record<string, BatchForecastResult>;
+  /** Every model's failures, `model` set. */
   failures: SeriesFailure[];
+  /**
+   * One row per series and step: the id and timestamp columns (named as in the source frame), a column per
+   * model with its mean (`theta`), per quantile (`theta-q0.1`) and per level (`theta-lo-80`, `theta-hi-80`);
+   * a series no model could forecast gets one row with its error in an `error` column.
+   */
+  frame: DataFrame;
 }
 
 function isInputs(source: FrameLike | readonly TimeSeriesInput[]): source is readonly TimeSeriesInput[] {
@@ -60,110 +84,85 @@ function isInputs(source: FrameLike | readonly TimeSeriesInput[]): source is rea
   return rows.length === 0 || rows.every((r) => typeof r.name === 'string' && Array.isArray(r.series));
 }
 
-function failure(name: string, e: unknown): SeriesFailure {
-  const message = e instanceof Error ? e.message : String(e);
-  const code = isInferkitError(e) ? e.code : 'inference_failed';
-  const param = isInferkitError(e) ? e.param ?? null : null;
-  return { name, error: { code, message, param, type: 'request_error' } };
+/** Quantile levels of interval levels in percent: 80 → 0.1 and 0.9. */
+export function levelQuantiles(levels: readonly number[]): number[] {
+  return levels.flatMap((l, i) => {
+    if (!(typeof l === 'number' && l > 0 && l < 100)) {
+      throw new ValidationError([{ path: `level[${i}]`, message: `expected a level in percent in (0, 100), got ${JSON.stringify(l)}` }]);
+    }
+    const lo = Number(((100 - l) / 200).toFixed(12));
+    return [lo, Number((1 - lo).toFixed(12))];
+  });
 }
 
-/** Request-level rejections that one bad series can cause: worth splitting the chunk to isolate it. */
-function isSplittable(e: unknown): boolean {
-  return isInferkitError(e) && e.code === 'invalid_request';
+/** The quantiles to ask for: `quantiles` and those of `level`, distinct, ascending. */
+export function requestedQuantiles(options: Pick<BatchForecastOptions, 'quantiles' | 'level'>): number[] {
+  return [...new Set([...(options.quantiles ?? []), ...levelQuantiles(options.level ?? [])])].sort((a, b) => a - b);
+}
+
+/** Inputs of a source, with the frame's bad series as failures (they fail alone). */
+export function readSource(source: FrameLike | readonly TimeSeriesInput[], options: FrameToInputsOptions): { inputs: TimeSeriesInput[]; rejected: SeriesFailure[] } {
+  if (isInputs(source)) {
+    return { inputs: [...source], rejected: [] };
+  }
+  const { inputs, issues } = readFrameSeries(source as FrameLike, options);
+  const rejected = issues.map((i): SeriesFailure => ({
+    name: i.path,
+    error: { code: 'invalid_series', message: i.message, param: i.path, type: 'invalid_request_error' },
+  }));
+  return { inputs, rejected };
 }
 
 /**
- * Forecasts many series through any Forecaster (in-kernel or remote): chunks of `chunkSize` series per
- * request, `concurrency` requests at once, progress after each request. Per-series errors are collected;
- * a chunk rejected as a whole for an invalid request is split in halves until the bad series are isolated,
- * and a chunk that fails otherwise (network, server fault) reports each of its series failed with the reason.
+ * Forecasts many series through any Forecaster (in-kernel or remote) — or several models at once
+ * (`[seasonalNaive(), theta()]`, `{ ets: remoteModel, … }`; ForecastModels are served in the kernel): chunks
+ * of `chunkSize` series per request, `concurrency` requests at once, progress after each request.
+ *
+ * Failures stay with their series: a series of a frame that cannot be read (bad spacing, one timestamp,
+ * non-numeric values) is reported in `failures` and the rest are forecast; a chunk rejected as a whole for an
+ * invalid request is split in halves until the bad series are isolated; a chunk that fails otherwise
+ * (network, server fault) reports each of its series failed with the reason.
  */
+export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], forecaster: ModelLike, options: BatchForecastOptions): Promise<BatchForecastResult>;
+export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], models: ModelSet, options: BatchForecastOptions): Promise<ModelsBatchResult>;
 export async function batchForecast(
   source: FrameLike | readonly TimeSeriesInput[],
-  forecaster: Forecaster,
+  models: ModelLike | ModelSet,
   options: BatchForecastOptions,
-): Promise<BatchForecastResult> {
-  const inputs = isInputs(source) ? [...source] : frameToInputs(source as FrameLike, options);
-  const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 64));
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
-  const { signal } = options;
-  const chunks: TimeSeriesInput[][] = [];
-  for (let i = 0; i < inputs.length; i += chunkSize) {
-    chunks.push(inputs.slice(i, i + chunkSize));
+): Promise<BatchForecastResult | ModelsBatchResult> {
+  const { inputs, rejected } = readSource(source, options);
+  const quantiles = requestedQuantiles(options);
+  const single = asForecasters(models);
+  if (single.single) {
+    return runBatch(inputs, single.forecasters[0][1], { ...options, quantiles }, rejected);
   }
-  const results: ChunkResult[] = new Array(chunks.length);
-  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  const progress: BatchProgress = { done: 0, total: inputs.length, failed: 0 };
-  let requests = 0;
-  options.onProgress?.({ ...progress });
-
-  const send = async (chunk: TimeSeriesInput[]): Promise<ChunkResult> => {
-    signal?.throwIfAborted();
-    requests++;
-    let response: ForecastResponse;
-    try {
-      response = await forecaster.forecast(
-        {
-          model: options.model ?? forecaster.name,
-          inputs: chunk,
-          options: { horizon: options.horizon, ...(options.quantiles ? { quantiles: options.quantiles } : {}) },
-        },
-        { signal },
-      );
-    } catch (e) {
-      signal?.throwIfAborted();
-      if (isSplittable(e) && chunk.length > 1) {
-        return split(chunk);
-      }
-      return { forecasts: [], failures: chunk.map((s) => failure(s.name, e)) };
-    }
-    if (response.usage) {
-      usage.prompt_tokens += response.usage.prompt_tokens;
-      usage.completion_tokens += response.usage.completion_tokens;
-      usage.total_tokens += response.usage.total_tokens;
-    }
-    if (response.outputs.length !== chunk.length) {
-      if (response.status === 'error' && chunk.length > 1) {
-        return split(chunk);
-      }
-      const err = response.error ?? { code: 'model_error', message: `expected ${chunk.length} outputs, got ${response.outputs.length}`, type: 'response_error' };
-      return { forecasts: [], failures: chunk.map((s) => ({ name: s.name, error: err })) };
-    }
-    const out: ChunkResult = { forecasts: [], failures: [] };
-    response.outputs.forEach((o, i) => {
-      if (o.status === 'error' || o.content.length === 0) {
-        const error = o.error ?? { code: 'model_error', message: `no forecast (status ${o.status})`, type: 'response_error' };
-        out.failures.push({ name: chunk[i].name, error });
-      } else {
-        out.forecasts.push(...o.content);
-      }
-    });
-    return out;
-  };
-  const split = async (chunk: TimeSeriesInput[]): Promise<ChunkResult> => {
-    const half = Math.ceil(chunk.length / 2);
-    const a = await send(chunk.slice(0, half));
-    const b = await send(chunk.slice(half));
-    return { forecasts: [...a.forecasts, ...b.forecasts], failures: [...a.failures, ...b.failures] };
-  };
-
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < chunks.length) {
-      const k = next++;
-      const r = await send(chunks[k]);
-      results[k] = r;
-      progress.done += chunks[k].length;
-      progress.failed += r.failures.length;
-      options.onProgress?.({ ...progress });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-  if (results.some((r) => r === undefined)) {
-    throw new InferkitError('internal', 'batch forecast ended with unsettled chunks');
+  const results: Record<string, BatchForecastResult> = {};
+  const total = (inputs.length + rejected.length) * single.forecasters.length;
+  let before = 0;
+  for (const [name, forecaster] of single.forecasters) {
+    const base = before;
+    results[name] = await runBatch(inputs, forecaster, {
+      ...options,
+      model: undefined,
+      quantiles,
+      onProgress: options.onProgress && ((p) => options.onProgress?.({ done: base + p.done, failed: base + p.failed, total })),
+    }, rejected);
+    before += inputs.length + rejected.length;
   }
-  const forecasts = results.flatMap((r) => r.forecasts);
-  const failures = results.flatMap((r) => r.failures);
-  const status = failures.length === 0 ? 'completed' : forecasts.length === 0 ? 'error' : 'partial';
-  return { status, inputs, forecasts, failures, usage, requests };
+  const failures = Object.entries(results).flatMap(([model, r]) => r.failures.map((f) => ({ ...f, model })));
+  const statuses = Object.values(results).map((r) => r.status);
+  const status = statuses.every((s) => s === 'completed') ? 'completed' : statuses.every((s) => s === 'error') ? 'error' : 'partial';
+  const names = isInputs(source) ? { id: 'id', timestamp: 'timestamp' } : frameNames(source as FrameLike, options);
+  const frame = modelsFrame(inputs, results, { ...names, quantiles: options.quantiles ?? [], level: options.level ?? [], rejected, timeZone: options.timeZone });
+  return { status, inputs, models: results, failures, frame };
+}
+
+/** The id and timestamp column names of the source frame (statsforecast's when it uses them). */
+function frameNames(frame: FrameLike, options: FrameToInputsOptions): { id: string; timestamp: string } {
+  const columns = isDataFrame(frame) ? frame.columns : Object.keys((frame as readonly Row[])[0] ?? {});
+  const has = (n: string): boolean => columns.includes(n);
+  return {
+    id: options.idColumn ?? (!has('id') && has('unique_id') ? 'unique_id' : 'id'),
+    timestamp: options.timestampColumn ?? (!has('timestamp') && has('ds') ? 'ds' : 'timestamp'),
+  };
 }

@@ -32,10 +32,10 @@ describe('forecastToFrame', () => {
     expect(rows).toEqual([
       { id: 'a', timestamp: '2024-01-31T00:00:00Z', mean: 1, 'q0.1': 0, 'q0.9': 3 },
       { id: 'a', timestamp: '2024-02-29T00:00:00Z', mean: 2, 'q0.1': 1, 'q0.9': 4 },
-      { id: 'm', variable: 'x', timestamp: '2023-12-31T23:00:00Z', mean: 1 },
-      { id: 'm', variable: 'x', timestamp: '2024-01-01T23:00:00Z', mean: 2 },
-      { id: 'm', variable: 'y', timestamp: '2023-12-31T23:00:00Z', mean: 10 },
-      { id: 'm', variable: 'y', timestamp: '2024-01-01T23:00:00Z', mean: 20 },
+      { id: 'm', variable: 'x', timestamp: '2024-01-01T00:00:00+01:00', mean: 1 },
+      { id: 'm', variable: 'x', timestamp: '2024-01-02T00:00:00+01:00', mean: 2 },
+      { id: 'm', variable: 'y', timestamp: '2024-01-01T00:00:00+01:00', mean: 10 },
+      { id: 'm', variable: 'y', timestamp: '2024-01-02T00:00:00+01:00', mean: 20 },
     ]);
     const df = forecastToFrame(response);
     expect(df.columns).toEqual(['id', 'variable', 'timestamp', 'mean', 'q0.1', 'q0.9']);

@@ -1,14 +1,20 @@
 import type { DataFrame } from 'danfojs-node';
 import { normalizeFrequency, type Frequency } from '../contract/enums.js';
+import { zoneOffsetMinutes, zonedWallToUtc } from './time-zone.js';
 import type { ForecastResponse, TimeSeries, TimeSeriesForecast } from '../contract/forecast.js';
 import type { SeriesInput } from './frame-to-inputs.js';
 import { rowsToFrame, type Row } from './columns.js';
-import { addSteps, formatTimestamp, parseTimestamp } from './timestamps.js';
+import { addSteps, formatWithOffset, parseTimestamp, stepMs } from './timestamps.js';
 
 /** Options of `forecastToFrame` / `inputsToFrame`. */
 export interface ToFrameOptions {
-  /** Inputs the forecasts came from: their `variables` name the multivariate columns. */
+  /** Inputs the forecasts came from: their `variables` name the multivariate columns, their `time_zone` the zone. */
   inputs?: readonly SeriesInput[];
+  /**
+   * IANA zone to write timestamps in (`"Europe/Berlin"`), each with the zone's offset at that instant (DST
+   * changes included). @default each series' `time_zone` field, else the offset of its `start_timestamp`
+   */
+  timeZone?: string;
 }
 
 /** Column of a quantile level: `q0.1` for key `"0.1"`. */
@@ -16,10 +22,36 @@ export function quantileColumn(level: string | number): string {
   return `q${String(level)}`;
 }
 
-/** Timestamps of `n` steps from `start` (UTC ISO); step numbers when there is no start. */
-export function stepTimestamps(start: string | undefined, frequency: Frequency, n: number, offset = 0): (string | number)[] {
+const DAY_MS = 86_400_000;
+
+/**
+ * Timestamps of `n` steps from `start`, written in the start's own offset (`Z` for UTC or none), or in
+ * `timeZone` with each step's own offset; step numbers when there is no start. Steps shorter than a day
+ * advance the instant; a day or longer the clock (so daily data stays at local midnight across DST).
+ */
+export function stepTimestamps(start: string | undefined, frequency: Frequency, n: number, offset = 0, timeZone?: string): (string | number)[] {
   const t = start === undefined ? undefined : parseTimestamp(start);
-  return Array.from({ length: n }, (_, i) => (t ? formatTimestamp(addSteps(t.utc, frequency, i)) : offset + i));
+  if (!t) {
+    return Array.from({ length: n }, (_, i) => offset + i);
+  }
+  if (timeZone === undefined) {
+    return Array.from({ length: n }, (_, i) => formatWithOffset(addSteps(t.wall, frequency, i), t.offset));
+  }
+  const fixed = stepMs(frequency);
+  const zoned = (utc: number): string => {
+    const off = zoneOffsetMinutes(utc, timeZone);
+    return formatWithOffset(utc + off * 60_000, off);
+  };
+  if (fixed !== undefined && fixed < DAY_MS) {
+    return Array.from({ length: n }, (_, i) => zoned(t.utc + i * fixed));
+  }
+  const wall = t.utc + zoneOffsetMinutes(t.utc, timeZone) * 60_000;
+  return Array.from({ length: n }, (_, i) => zoned(zonedWallToUtc(addSteps(wall, frequency, i), timeZone)));
+}
+
+/** The zone a series' timestamps are written in: the option, else the item's own `time_zone` field. */
+function zoneOf(item: Record<string, unknown> | undefined, option: string | undefined): string | undefined {
+  return option ?? (typeof item?.time_zone === 'string' ? item.time_zone : undefined);
 }
 
 function variableNames(width: number, declared: unknown): string[] {
@@ -42,10 +74,12 @@ export function forecastsOf(source: ForecastResponse | readonly TimeSeriesForeca
 
 /**
  * Forecasts as rows `{id, timestamp, mean, q0.1, …}` (plus `variable` for multivariate series), one per
- * series and step; timestamps are UTC ISO strings on the same grid as `frameToInputs` output.
+ * series and step; timestamps are ISO strings on the same grid as `frameToInputs` output, in the forecast's
+ * offset or time zone (see {@link ToFrameOptions.timeZone}).
  */
 export function forecastToRows(source: ForecastResponse | readonly TimeSeriesForecast[], options: ToFrameOptions = {}): Row[] {
   const declared = new Map((options.inputs ?? []).map((i) => [i.name, i.variables]));
+  const zones = new Map((options.inputs ?? []).map((i) => [i.name, i.time_zone]));
   const rows: Row[] = [];
   for (const f of forecastsOf(source)) {
     const means = columnsOf(f.mean_forecast);
@@ -53,7 +87,8 @@ export function forecastToRows(source: ForecastResponse | readonly TimeSeriesFor
     const vars = variableNames(means.length, declared.get(f.name) ?? f.variables);
     const levels = Object.keys(f.quantiles ?? {}).sort((a, b) => Number(a) - Number(b));
     const q = levels.map((l) => columnsOf((f.quantiles ?? {})[l]));
-    const stamps = stepTimestamps(f.start_timestamp, normalizeFrequency(f.frequency) ?? 'day', means[0]?.length ?? 0);
+    const zone = zoneOf(f, options.timeZone) ?? zones.get(f.name);
+    const stamps = stepTimestamps(f.start_timestamp, normalizeFrequency(f.frequency) ?? 'day', means[0]?.length ?? 0, 0, zone);
     means.forEach((mean, j) => {
       mean.forEach((m, i) => {
         const row: Row = { id: f.name };
@@ -91,14 +126,15 @@ export function forecastToFrame(source: ForecastResponse | readonly TimeSeriesFo
   return rowsToFrame(rows, orderColumns(rows, ['id', 'variable', 'timestamp', 'mean']));
 }
 
-/** History rows `{id, [variable,] timestamp, value}` of forecast inputs (gaps as null values). */
-export function inputsToRows(inputs: readonly SeriesInput[]): Row[] {
+/** History rows `{id, [variable,] timestamp, value}` of forecast inputs (gaps as null values), in each input's zone or `timeZone`. */
+export function inputsToRows(inputs: readonly SeriesInput[], timeZone?: string): Row[] {
   const rows: Row[] = [];
   for (const input of inputs) {
     const cols = columnsOf(input.series);
     const multivariate = input.type === 'multivariate_time_series';
     const vars = variableNames(cols.length, input.variables);
-    const stamps = stepTimestamps(input.start_timestamp, input.frequency, cols[0]?.length ?? 0);
+    const frequency = normalizeFrequency(input.frequency) ?? 'day';
+    const stamps = stepTimestamps(input.start_timestamp, frequency, cols[0]?.length ?? 0, 0, zoneOf(input, timeZone));
     cols.forEach((values, j) => {
       values.forEach((v, i) => rows.push({ id: input.name, ...(multivariate ? { variable: vars[j] } : {}), timestamp: stamps[i], value: v }));
     });
@@ -107,7 +143,7 @@ export function inputsToRows(inputs: readonly SeriesInput[]): Row[] {
 }
 
 /** Forecast inputs back as a long DataFrame `id, [variable,] timestamp, value` (the history of a forecast plot). */
-export function inputsToFrame(inputs: readonly SeriesInput[]): DataFrame {
-  const rows = inputsToRows(inputs);
+export function inputsToFrame(inputs: readonly SeriesInput[], options: Pick<ToFrameOptions, 'timeZone'> = {}): DataFrame {
+  const rows = inputsToRows(inputs, options.timeZone);
   return rowsToFrame(rows, orderColumns(rows, ['id', 'variable', 'timestamp', 'value']));
 }

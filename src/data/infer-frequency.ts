@@ -1,12 +1,15 @@
-import type { Frequency } from '../contract/enums.js';
-import { FIXED_STEP_MS, MONTHS_PER_STEP, formatTimestamp, type ParsedTimestamp } from './timestamps.js';
+import { FREQUENCIES, formatFrequency, frequencySpec, stepMonths, stepSeconds, type Frequency, type FrequencyUnit } from '../contract/enums.js';
+import { formatTimestamp, type ParsedTimestamp } from './timestamps.js';
 
-/** Where sorted timestamps fall on a frequency's grid: a step index per timestamp, or the first one off it. */
-export type GridResult = { positions: number[] } | { offGrid: number };
+/**
+ * Where sorted timestamps fall on a frequency's grid: a step index per timestamp (and `anchor: "end"` when a
+ * calendar grid only fits on month ends), or the first one off it.
+ */
+export type GridResult = { positions: number[]; anchor?: 'end' } | { offGrid: number };
 
 const DAY_MS = 86_400_000;
-/** Coarsest first: the coarsest grid every timestamp fits on is the series' frequency. */
-const CANDIDATES: readonly Frequency[] = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'];
+/** Coarsest first: the coarsest unit whose grid every timestamp fits on is the series' unit. */
+const CANDIDATES: readonly FrequencyUnit[] = [...FREQUENCIES].reverse();
 
 function monthParts(wall: number): { months: number; day: number; monthEnd: boolean; timeOfDay: number } {
   const d = new Date(wall);
@@ -21,15 +24,19 @@ function dimOf(months: number): number {
 
 /**
  * Step index of each timestamp (sorted ascending, first = 0) on the grid of `frequency` starting at the first
- * one. Sub-day steps are measured on the UTC instant; day and longer on the wall clock as written.
+ * one. Sub-day steps are measured on the UTC instant; day and longer on the wall clock as written. A calendar
+ * frequency without anchor keeps the first timestamp's day of month (clamped); when that fails and the first
+ * one is a month end, month ends are tried (`anchor: "end"` in the result).
  */
 export function gridPositions(times: readonly ParsedTimestamp[], frequency: Frequency): GridResult {
   if (times.length === 0) {
     return { positions: [] };
   }
-  const positions: number[] = [];
-  const fixed = FIXED_STEP_MS[frequency];
-  if (fixed !== undefined) {
+  const spec = frequencySpec(frequency);
+  const seconds = stepSeconds(spec);
+  if (seconds !== undefined) {
+    const fixed = seconds * 1000;
+    const positions: number[] = [];
     const wallClock = fixed >= DAY_MS;
     const origin = wallClock ? times[0].wall : times[0].utc;
     for (let i = 0; i < times.length; i++) {
@@ -41,13 +48,12 @@ export function gridPositions(times: readonly ParsedTimestamp[], frequency: Freq
     }
     return { positions };
   }
-  const per = MONTHS_PER_STEP[frequency] ?? 1;
+  const per = stepMonths(spec) ?? 1;
   const o = monthParts(times[0].wall);
-  // A first timestamp on a month end (Feb 28) may anchor month ends or that day of the month: try both.
-  const anchors = o.monthEnd ? [true, false] : [false];
+  const anchors: boolean[] = spec.anchor === 'end' ? [true] : o.monthEnd ? [false, true] : [false];
   let firstBad = 0;
   for (const monthEnd of anchors) {
-    positions.length = 0;
+    const positions: number[] = [];
     let bad = -1;
     for (let i = 0; i < times.length && bad < 0; i++) {
       const t = monthParts(times[i].wall);
@@ -60,7 +66,7 @@ export function gridPositions(times: readonly ParsedTimestamp[], frequency: Freq
       }
     }
     if (bad < 0) {
-      return { positions };
+      return monthEnd ? { positions, anchor: 'end' } : { positions };
     }
     firstBad = Math.max(firstBad, bad);
   }
@@ -75,37 +81,34 @@ function gcd(a: number, b: number): number {
   return x;
 }
 
-/** The inferred frequency and grid positions, or why none could be inferred. */
+/** The inferred frequency (canonical spelling, e.g. `"30min"`, `"ME"`) and grid positions, or why none could be inferred. */
 export type InferredFrequency = { frequency: Frequency; positions: number[] } | { reason: string };
 
 /**
- * Infers the frequency of sorted, distinct timestamps: the coarsest of year … second on whose grid all of
- * them lie, with one step between at least some neighbours (gaps allowed, but at most half the grid empty).
- * Calendar months, quarters and years are recognised (month ends too).
+ * Infers the frequency of sorted, distinct timestamps: the coarsest unit (year … second) on whose grid all of
+ * them lie, times the largest multiple that divides every gap (`30min`, `2h`, `2W`, `3M`), with gaps allowed
+ * as long as at most half the grid is empty. Calendar months, quarters and years keep the first timestamp's
+ * day of month; series that only fit on month ends get `ME`, `QE` or `YE`.
  */
 export function inferFrequency(times: readonly ParsedTimestamp[]): InferredFrequency {
   if (times.length < 2) {
     return { reason: 'needs at least two timestamps to infer a frequency; pass `frequency`' };
   }
-  for (const frequency of CANDIDATES) {
-    const grid = gridPositions(times, frequency);
+  for (const unit of CANDIDATES) {
+    const grid = gridPositions(times, unit);
     if ('offGrid' in grid) {
       continue;
     }
-    const { positions } = grid;
     let g = 0;
-    for (let i = 1; i < positions.length; i++) {
-      g = gcd(g, positions[i] - positions[i - 1]);
+    for (let i = 1; i < grid.positions.length; i++) {
+      g = gcd(g, grid.positions[i] - grid.positions[i - 1]);
     }
-    if (g > 1) {
-      return {
-        reason: `timestamps are ${g} ${frequency}s apart, which is not a frequency the forecast API knows; pass \`frequency: "${frequency}"\` to forecast on the ${frequency} grid with gaps as missing`,
-      };
-    }
+    const frequency = formatFrequency({ unit, multiple: Math.max(1, g), ...(grid.anchor ? { anchor: grid.anchor } : {}) });
+    const positions = grid.positions.map((p) => p / Math.max(1, g));
     const span = positions[positions.length - 1] + 1;
     if (span > 2 * times.length) {
       return {
-        reason: `irregular spacing: ${times.length} timestamps spread over ${span} ${frequency} steps (${formatTimestamp(times[0].utc)} … ${formatTimestamp(times[times.length - 1].utc)}); pass \`frequency\` to fill the gaps as missing`,
+        reason: `irregular spacing: ${times.length} timestamps spread over ${span} steps of ${frequency} (${formatTimestamp(times[0].utc)} … ${formatTimestamp(times[times.length - 1].utc)}); pass \`frequency: "${frequency}"\` (the grid every timestamp lies on) to fill the gaps as missing`,
       };
     }
     return { frequency, positions };

@@ -5,7 +5,7 @@ const utc = (s: string): number => Date.parse(s);
 
 describe('parseTimestamp', () => {
   it('normalises offsets to UTC and keeps the wall clock', () => {
-    expect(parseTimestamp('2024-03-31T00:00:00+02:00')).toEqual({ utc: utc('2024-03-30T22:00:00Z'), wall: utc('2024-03-31T00:00:00Z') });
+    expect(parseTimestamp('2024-03-31T00:00:00+02:00')).toEqual({ utc: utc('2024-03-30T22:00:00Z'), wall: utc('2024-03-31T00:00:00Z'), offset: 120 });
     expect(parseTimestamp('2024-01-01')?.utc).toBe(utc('2024-01-01T00:00:00Z'));
     expect(parseTimestamp('2024-01-01 12:30')?.utc).toBe(utc('2024-01-01T12:30:00Z'));
     expect(parseTimestamp('2024-01-01T00:00:00.25-0130')?.utc).toBe(utc('2024-01-01T01:30:00.250Z'));

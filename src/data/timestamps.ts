@@ -1,5 +1,5 @@
 import { ISO_TIMESTAMP_RE } from '../contract/timestamp.js';
-import type { Frequency } from '../contract/enums.js';
+import { frequencySpec, stepMonths, stepSeconds, type Frequency } from '../contract/enums.js';
 
 /**
  * A parsed timestamp: `utc` is the instant (epoch ms); `wall` is the clock time as written
@@ -9,21 +9,16 @@ import type { Frequency } from '../contract/enums.js';
 export interface ParsedTimestamp {
   utc: number;
   wall: number;
+  /** The offset as written, in minutes east of UTC (`Z` = 0); absent when none was written (read as UTC). */
+  offset?: number;
 }
 
-const DAY_MS = 86_400_000;
 
-/** Length of the fixed-length frequencies in milliseconds (month, quarter, year are calendar steps). */
-export const FIXED_STEP_MS: Readonly<Partial<Record<Frequency, number>>> = {
-  second: 1000,
-  minute: 60_000,
-  hour: 3_600_000,
-  day: DAY_MS,
-  week: 7 * DAY_MS,
-};
-
-/** Months per step of the calendar frequencies. */
-export const MONTHS_PER_STEP: Readonly<Partial<Record<Frequency, number>>> = { month: 1, quarter: 3, year: 12 };
+/** Length of one step of a fixed-length frequency in milliseconds (`30min` → 1 800 000); undefined for calendar steps. */
+export function stepMs(frequency: Frequency): number | undefined {
+  const s = stepSeconds(frequencySpec(frequency));
+  return s === undefined ? undefined : s * 1000;
+}
 
 /**
  * Reads an ISO 8601 string (date, date-time, optional fraction, `Z` or `±HH:MM`; no offset = UTC) or a
@@ -52,7 +47,11 @@ export function parseTimestamp(value: unknown): ParsedTimestamp | undefined {
   if (year < 100) {
     wall = new Date(wall).setUTCFullYear(year);
   }
-  return { utc: wall - offsetMinutes(m[8]) * 60_000, wall };
+  if (m[8] === undefined) {
+    return { utc: wall, wall };
+  }
+  const offset = offsetMinutes(m[8]);
+  return { utc: wall - offset * 60_000, wall, offset };
 }
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -81,23 +80,39 @@ function daysInMonth(year: number, month0: number): number {
 }
 
 /**
- * Adds `n` steps of `frequency` to an instant. Calendar frequencies keep the day of month, clamped to
- * the month's length; a timestamp on the last day of a month stays on month ends (Jan 31 → Feb 29 → Mar 31).
+ * Formats a clock time (`wall`, epoch ms of the digits read as UTC) with an offset in minutes:
+ * `2024-03-31T03:00:00+02:00`; `Z` when the offset is 0 or undefined (the instant is UTC). Milliseconds only
+ * when non-zero.
+ */
+export function formatWithOffset(wall: number, offset: number | undefined): string {
+  const iso = formatTimestamp(wall);
+  if (offset === undefined || offset === 0) {
+    return iso;
+  }
+  const sign = offset < 0 ? '-' : '+';
+  const a = Math.abs(offset);
+  return `${iso.slice(0, -1)}${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+}
+
+/**
+ * Adds `n` steps of `frequency` to a time (epoch ms; pass the wall clock for day and longer steps).
+ * Fixed steps add their length (`30min` × n). Calendar steps keep the start's day of month, clamped to the
+ * month's length (Jan 31 + 1 month = Feb 29, + 2 months = Mar 31 — anchored on the start, as the forecast
+ * API does); month-end frequencies (`ME`, `QE`, `YE`) land on the last day of every month.
  */
 export function addSteps(ms: number, frequency: Frequency, n: number): number {
-  const fixed = FIXED_STEP_MS[frequency];
-  if (fixed !== undefined) {
-    return ms + n * fixed;
+  const spec = frequencySpec(frequency);
+  const seconds = stepSeconds(spec);
+  if (seconds !== undefined) {
+    return ms + n * seconds * 1000;
   }
-  const months = (MONTHS_PER_STEP[frequency] ?? 1) * n;
+  const months = (stepMonths(spec) ?? 1) * n;
   const d = new Date(ms);
   const y = d.getUTCFullYear(), m0 = d.getUTCMonth(), day = d.getUTCDate();
-  const monthEnd = day === daysInMonth(y, m0);
-  const target = new Date(Date.UTC(y, m0 + months, 1));
-  const ty = target.getUTCFullYear(), tm = target.getUTCMonth();
+  const target = new Date(Date.UTC(2000, m0 + months, 1));
+  const ty = y + (target.getUTCFullYear() - 2000), tm = target.getUTCMonth();
   const dim = daysInMonth(ty, tm);
-  const tday = monthEnd ? dim : Math.min(day, dim);
   const r = new Date(ms);
-  r.setUTCFullYear(ty, tm, tday);
+  r.setUTCFullYear(ty, tm, spec.anchor === 'end' ? dim : Math.min(day, dim));
   return r.getTime();
 }

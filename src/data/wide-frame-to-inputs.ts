@@ -2,7 +2,7 @@ import { normalizeFrequency } from '../contract/enums.js';
 import { ValidationError } from '../errors.js';
 import { toColumns, type FrameLike, type Row } from './columns.js';
 import { frameToInputs, toObservation, type SeriesInput } from './frame-to-inputs.js';
-import { formatTimestamp, parseTimestamp } from './timestamps.js';
+import { formatWithOffset, parseTimestamp } from './timestamps.js';
 
 /** How to read a wide frame (one row per time step, one column per series or variable). */
 export interface WideFrameToInputsOptions {
@@ -80,7 +80,7 @@ function consecutive(cols: ReturnType<typeof toColumns>, names: string[], option
     if (!t) {
       throw new ValidationError([{ path: 'start', message: `"${options.start}" is not an ISO 8601 timestamp` }], { context: 'frame' });
     }
-    start = formatTimestamp(t.utc);
+    start = formatWithOffset(t.wall, t.offset);
   }
   const series = names.map((n) =>
     (cols.get(n) ?? []).map((v, r) => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Frequency } from '../contract/enums.js';
+import { formatFrequency, type Frequency } from '../contract/enums.js';
 import { InferkitError } from '../errors.js';
 import { inferkitPackageRoot } from '../package-root.js';
 
@@ -65,7 +65,7 @@ function cell(s: string | undefined): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-/** Frequency from the first two timestamps: calendar months (1/3/12) or fixed durations. */
+/** Frequency from the first two timestamps: calendar months (1/3/12) or fixed durations with their multiple (`30min`). */
 function inferFrequency(stamps: string[]): Frequency {
   if (stamps.length < 2) {
     return 'day';
@@ -75,15 +75,12 @@ function inferFrequency(stamps: string[]): Frequency {
   if (a.getUTCDate() === b.getUTCDate() && months > 0) {
     return months >= 12 ? 'year' : months >= 3 ? 'quarter' : 'month';
   }
-  const seconds = (b.getTime() - a.getTime()) / 1000;
-  if (seconds >= 604_800) {
-    return 'week';
+  const seconds = Math.round((b.getTime() - a.getTime()) / 1000);
+  // The coarsest unit that divides the gap, with its multiple: 1800 s → 30min, 7200 s → 2h.
+  for (const [unit, size] of [['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]] as const) {
+    if (seconds >= size && seconds % size === 0) {
+      return formatFrequency({ unit, multiple: seconds / size });
+    }
   }
-  if (seconds >= 86_400) {
-    return 'day';
-  }
-  if (seconds >= 3600) {
-    return 'hour';
-  }
-  return seconds >= 60 ? 'minute' : 'second';
+  return formatFrequency({ unit: 'second', multiple: Math.max(1, seconds) });
 }

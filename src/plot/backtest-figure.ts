@@ -1,5 +1,5 @@
 import { InferkitError } from '../errors.js';
-import { PALETTE, baseLayout, escapeHtml, facetGrid, type PlotlyFigure, type PlotlyLayout, type PlotlyTrace } from './figure.js';
+import { PALETTE, baseLayout, escapeHtml, facetGrid, type PlotlyFigure, type PlotlyTrace } from './figure.js';
 import { pointsBySeries, type ForecastSource, type HistorySource, type SeriesPoints } from './series-points.js';
 
 /** Options of `backtestFigure`. */
@@ -60,24 +60,56 @@ export function backtestFigure(actual: HistorySource, forecasts: Readonly<Record
   return { data, layout };
 }
 
-/** Mean scores per model as grouped bars (lower is better), e.g. from `evaluate()` results. */
-export function scoreFigure(scores: ReadonlyArray<{ model: string } & Record<string, unknown>>, metrics: readonly string[] = ['mase', 'wql']): PlotlyFigure {
-  const data: PlotlyTrace[] = metrics.map((metric, i) => ({
-    type: 'bar',
-    name: escapeHtml(metric.toUpperCase()),
-    x: scores.map((s) => escapeHtml(s.model)),
-    y: scores.map((s) => (typeof s[metric] === 'number' && Number.isFinite(s[metric]) ? s[metric] : null)),
-    marker: { color: PALETTE[i % PALETTE.length] },
-  }));
-  const layout: PlotlyLayout = {
-    template: null,
-    paper_bgcolor: '#fff',
-    plot_bgcolor: '#fff',
-    barmode: 'group',
-    height: 360,
-    margin: { l: 60, r: 20, t: 50, b: 60 },
-    title: { text: 'Backtest accuracy (lower is better)' },
-    yaxis: { gridcolor: '#eee', rangemode: 'tozero' },
-  };
+/** Axis titles of the usual metrics; others are shown upper-cased. */
+const METRIC_TITLES: Readonly<Record<string, string>> = {
+  mase: 'MASE (scaled by in-sample seasonal naive)',
+  wql: 'WQL (weighted quantile loss)',
+  coverage: 'interval coverage',
+};
+
+/** Options of {@link scoreFigure}. */
+export interface ScoreFigureOptions {
+  /** Figure title. @default "Backtest accuracy (lower is better)" */
+  title?: string;
+}
+
+/**
+ * Mean scores per model (e.g. from `evaluate()` results), one panel per metric side by side — MASE and WQL
+ * live on different scales, so each gets its own y axis starting at zero. Bars keep one colour per model
+ * across panels (one legend entry each) and carry their value as text.
+ */
+export function scoreFigure(
+  scores: ReadonlyArray<{ model: string } & Record<string, unknown>>,
+  metrics: readonly string[] = ['mase', 'wql'],
+  options: ScoreFigureOptions = {},
+): PlotlyFigure {
+  if (metrics.length === 0) {
+    throw new InferkitError('invalid_request', 'scoreFigure: no metrics given', { param: 'metrics' });
+  }
+  // Panels side by side with room between them for each panel's own y-axis title.
+  const gap = 0.16, width = (1 - gap * (metrics.length - 1)) / metrics.length;
+  const grid = facetGrid(metrics.length, metrics.length).map((g, k) => ({ ...g, xDomain: [k * (width + gap), k * (width + gap) + width].map((v) => Math.round(v * 1e4) / 1e4) }));
+  const layout = baseLayout(options.title ?? 'Backtest accuracy (lower is better)');
+  layout.height = 380;
+  layout.hovermode = 'closest';
+  const data: PlotlyTrace[] = [];
+  const annotations: Record<string, unknown>[] = [];
+  const models = scores.map((s) => escapeHtml(s.model));
+  metrics.forEach((metric, k) => {
+    const g = grid[k];
+    scores.forEach((s, m) => {
+      const v = typeof s[metric] === 'number' && Number.isFinite(s[metric]) ? (s[metric] as number) : null;
+      data.push({
+        type: 'bar', name: models[m], legendgroup: models[m], showlegend: k === 0, x: [models[m]], y: [v],
+        text: [v === null ? '' : Number(v.toPrecision(3)).toString()], textposition: 'outside', cliponaxis: false,
+        marker: { color: PALETTE[m % PALETTE.length] }, xaxis: g.x, yaxis: g.y, meta: metric,
+      });
+    });
+    const title = METRIC_TITLES[metric.toLowerCase()] ?? metric.toUpperCase();
+    layout[g.xaxis] = { domain: g.xDomain, anchor: g.y, showticklabels: false };
+    layout[g.yaxis] = { domain: g.yDomain, anchor: g.x, gridcolor: '#eee', rangemode: 'tozero', title: { text: escapeHtml(title), font: { size: 11 } } };
+    annotations.push({ text: `<b>${escapeHtml(metric.toUpperCase())}</b>`, xref: 'paper', yref: 'paper', x: (g.xDomain[0] + g.xDomain[1]) / 2, y: 1, xanchor: 'center', yanchor: 'bottom', showarrow: false });
+  });
+  layout.annotations = annotations;
   return { data, layout };
 }

@@ -15,7 +15,7 @@ export interface ForecastFigureOptions {
   maxSeries?: number;
   /** History points shown per series: a count, or `'all'`. @default 4 × the series' horizon */
   historyTail?: number | 'all';
-  /** History value column (rows or frame) and the y-axis title where no unit is known. @default "value" */
+  /** History value column (rows or frame) and the y-axis title where no unit is known. @default "value" (else "y") */
   valueColumn?: string;
   /** Units for the y-axis titles, one for all or by series id; else an input's or forecast's extra `unit` field. */
   units?: string | Readonly<Record<string, string>>;
@@ -72,7 +72,9 @@ function historyShown(v: SeriesView, o: ViewOptions): { x: (string | number)[]; 
   }
   const tail = o.tail === 'all' ? v.history.x.length : (o.tail ?? 4 * Math.max(1, v.forecast.x.length));
   const from = Math.max(0, v.history.x.length - tail);
-  return { x: v.history.x.slice(from), y: (v.history.columns.get(o.valueColumn) ?? []).slice(from) };
+  // statsforecast frames call the value `y`.
+  const values = v.history.columns.get(o.valueColumn) ?? (o.valueColumn === 'value' ? v.history.columns.get('y') : undefined) ?? [];
+  return { x: v.history.x.slice(from), y: values.slice(from) };
 }
 
 /** A y range over the shown history, the mean and every band drawn. */

@@ -30,9 +30,9 @@ function asRows(source: HistorySource | ForecastSource): Row[] {
   return source as Row[];
 }
 
-/** Series key: the id, with the variable of a multivariate series (`EU · DAX`). */
+/** Series key: the id (or statsforecast's `unique_id`), with the variable of a multivariate series (`EU · DAX`). */
 export function seriesKey(row: Row): string {
-  const id = String(row.id ?? 'series');
+  const id = String(row.id ?? row.unique_id ?? 'series');
   return row.variable === undefined || row.variable === null ? id : `${id} · ${String(row.variable)}`;
 }
 
@@ -40,7 +40,11 @@ function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-/** Groups any history or forecast source by series, keeping first-seen order; every numeric column is kept. */
+/**
+ * Groups any history or forecast source by series, keeping first-seen order; every numeric column is kept.
+ * Timestamps are passed through as written (offsets included: Plotly shows the clock as written).
+ * statsforecast's `unique_id`/`ds` columns are read like `id`/`timestamp`.
+ */
 export function pointsBySeries(source: HistorySource | ForecastSource): Map<string, SeriesPoints> {
   const out = new Map<string, SeriesPoints>();
   for (const row of asRows(source)) {
@@ -50,9 +54,10 @@ export function pointsBySeries(source: HistorySource | ForecastSource): Map<stri
       out.set(key, (s = { x: [], columns: new Map() }));
     }
     const i = s.x.length;
-    s.x.push(row.timestamp instanceof Date ? row.timestamp.toISOString() : (row.timestamp as string | number));
+    const t = row.timestamp ?? row.ds;
+    s.x.push(t instanceof Date ? t.toISOString() : (t as string | number));
     for (const [k, v] of Object.entries(row)) {
-      if (k === 'id' || k === 'variable' || k === 'timestamp') {
+      if (k === 'id' || k === 'variable' || k === 'timestamp' || k === 'unique_id' || k === 'ds') {
         continue;
       }
       let col = s.columns.get(k);

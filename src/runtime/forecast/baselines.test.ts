@@ -14,7 +14,8 @@ const median = (v: Float32Array, horizon: number): number[] => {
 
 describe('seasonFor / normalQuantile', () => {
   it('maps frequencies to seasons, with override and short-series fallback', () => {
-    expect(['hour', 'day', 'week', 'month', 'quarter', 'year', 'minute', 'second'].map((f) => seasonFor(f as never, 1000))).toEqual([24, 7, 52, 12, 4, 1, 60, 60]);
+    expect(['hour', 'day', 'week', 'month', 'quarter', 'year', 'minute', 'second'].map((f) => seasonFor(f as never, 1000))).toEqual([24, 7, 52, 12, 4, 1, 1, 60]);
+    expect(seasonFor('minute', 2000)).toBe(1440);
     expect(seasonFor('month', 11)).toBe(1);
     expect(seasonFor('month', 23, undefined, 2)).toBe(1);
     expect(seasonFor('day', 100, 5)).toBe(5);

@@ -1,13 +1,14 @@
-import type { Frequency } from '../../contract/enums.js';
+import { parseFrequency, stepMonths, stepSeconds, type Frequency, type FrequencyUnit } from '../../contract/enums.js';
 
 /**
- * Season length used by the baselines and by MASE, per frequency: hour 24 (daily cycle), day 7
- * (weekly), week 52 (yearly, rounded), month 12, quarter 4, year 1 (no season), minute 60 and
- * second 60 (the next-coarser unit's cycle — a guess; override with `season` when you know better).
+ * Season length of one step of each unit: hour 24 (daily cycle), day 7 (weekly), week 52 (yearly,
+ * rounded), month 12, quarter 4, year 1 (no season), minute 1440 (daily), second 60 (the minute's
+ * cycle — a guess; override with `season` when you know better). Multiples and anchors: see
+ * {@link seasonalPeriods}.
  */
-export const SEASON_BY_FREQUENCY: Readonly<Record<Frequency, number>> = {
+export const SEASON_BY_FREQUENCY: Readonly<Record<FrequencyUnit, number>> = {
   second: 60,
-  minute: 60,
+  minute: 1440,
   hour: 24,
   day: 7,
   week: 52,
@@ -16,12 +17,36 @@ export const SEASON_BY_FREQUENCY: Readonly<Record<Frequency, number>> = {
   year: 1,
 };
 
+const MINUTE = 60, HOUR = 3600, DAY = 86_400, WEEK = 7 * DAY;
+
 /**
- * The season for a series of `length` steps: `override`, else the frequency's season, else 1;
- * falls back to 1 when the series is shorter than `minCycles` seasons.
+ * The natural seasonal periods of a frequency, shortest first, in steps: the cycles that hold a whole
+ * number (≥ 2) of steps. Sub-hourly and hourly steps: the day and the week (`30min` → 48, 336; `h` →
+ * 24, 168; `15min` → 96, 672; `2h` → 12, 84); steps under a minute: the minute and the hour (`s` → 60,
+ * 3600); days: the week and the year (`D` → 7, 365); weeks: the year (52, `2W` → 26); calendar steps:
+ * the year (`M` → 12, `Q` → 4, `2M` → 6, `2Q` → 2); `Y` → none. Unknown frequencies → none.
+ * MSTL-style models use all of them; single-season baselines the first. With `length`, only periods
+ * the series covers at least `minCycles` times are kept (`seasonalPeriods('30min', 600, 2)` → [48]).
+ */
+export function seasonalPeriods(frequency: Frequency | undefined, length = Number.POSITIVE_INFINITY, minCycles = 1): number[] {
+  const spec = frequency === undefined ? undefined : parseFrequency(frequency);
+  if (!spec) {
+    return [];
+  }
+  const seconds = stepSeconds(spec);
+  const cycles =
+    seconds === undefined
+      ? [12 / (stepMonths(spec) ?? 12)]
+      : (seconds < MINUTE ? [MINUTE, HOUR] : seconds < DAY ? [DAY, WEEK] : seconds < WEEK ? [WEEK, 365 * DAY] : [52 * WEEK]).map((c) => c / seconds);
+  return cycles.filter((p) => Number.isInteger(p) && p >= 2 && length >= p * minCycles);
+}
+
+/**
+ * The season for a series of `length` steps: `override`, else the frequency's shortest period
+ * ({@link seasonalPeriods}), else 1; falls back to 1 when the series is shorter than `minCycles` seasons.
  */
 export function seasonFor(frequency: Frequency | undefined, length: number, override?: number, minCycles = 1): number {
-  const m = override ?? (frequency === undefined ? 1 : SEASON_BY_FREQUENCY[frequency]);
+  const m = override ?? seasonalPeriods(frequency)[0] ?? 1;
   return Number.isInteger(m) && m > 1 && length >= m * minCycles ? m : 1;
 }
 
