@@ -1,6 +1,6 @@
 import type { Frequency } from '../../contract/enums.js';
 import type { ForecastModel, ModelForecast, PredictOptions } from './forecast-model.js';
-import { normalQuantile, seasonFor } from './seasonality.js';
+import { normalQuantile, seasonalPeriods, seasonFor } from './seasonality.js';
 
 /** Quantile levels every baseline answers natively (other levels are interpolated by the protocol). */
 export const BASELINE_LEVELS: readonly number[] = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99];
@@ -9,7 +9,7 @@ export const BASELINE_LEVELS: readonly number[] = [0.01, 0.025, 0.05, 0.1, 0.2, 
 export interface BaselineOptions {
   /** Name requests are checked against. */
   name?: string;
-  /** Season length for every series, overriding the one from each series' frequency (see SEASON_BY_FREQUENCY). */
+  /** Season length for every series, overriding the one from each series' frequency (see `seasonalPeriods`). */
   season?: number;
 }
 
@@ -21,8 +21,12 @@ export interface PointAndSpread {
   quantiles?: Float64Array;
 }
 
-/** Per-series forecasting rule of a baseline: `season` is already resolved (1 = none). */
-export type BaselineRule = (series: Float32Array, horizon: number, season: number) => PointAndSpread;
+/**
+ * Per-series forecasting rule of a baseline: `season` is already resolved (1 = none); `periods` are
+ * every seasonal period the series' frequency suggests that fits its length (e.g. `[48, 336]` for
+ * half-hourly data), or `[season]` when the options set one — for rules with several seasons.
+ */
+export type BaselineRule = (series: Float32Array, horizon: number, season: number, periods?: readonly number[]) => PointAndSpread;
 
 /**
  * Wraps a per-series rule as a {@link ForecastModel}: any horizon in one call (`nativeHorizon`
@@ -43,7 +47,9 @@ export function baselineModel(name: string, rule: BaselineRule, options: Baselin
       batch.forEach((series, i) => {
         opts.signal?.throwIfAborted();
         const freq: Frequency | undefined = opts.frequencies?.[i];
-        const { point, sd, quantiles } = rule(series, horizon, seasonFor(freq, series.length, options.season, minCycles));
+        const season = seasonFor(freq, series.length, options.season, minCycles);
+        const periods = options.season !== undefined ? [season] : seasonalPeriods(freq, series.length, minCycles);
+        const { point, sd, quantiles } = rule(series, horizon, season, periods);
         const v = new Float32Array(levels.length * horizon);
         for (let q = 0; q < levels.length; q++) {
           for (let h = 0; h < horizon; h++) {

@@ -26,15 +26,15 @@ export function calibratedRule(rule: BaselineRule, options: CalibrationOptions =
   const minScores = options.minScores ?? 8;
   const coverage = options.coverage ?? 0.8;
   const zTarget = normalQuantile((1 + coverage) / 2);
-  return (y, horizon, m) => {
-    const out = rule(y, horizon, m);
+  return (y, horizon, m, periods) => {
+    const out = rule(y, horizon, m, periods);
     const scores: number[] = [];
     for (let j = 1; j <= origins; j++) {
       const origin = y.length - j * horizon;
       if (origin < Math.max(2 * m, 4)) {
         break;
       }
-      const past = rule(y.subarray(0, origin), horizon, m);
+      const past = rule(y.subarray(0, origin), horizon, m, periods);
       for (let h = 0; h < horizon; h++) {
         const actual = y[origin + h];
         if (!Number.isNaN(actual) && past.sd[h] > 0 && Number.isFinite(past.point[h])) {

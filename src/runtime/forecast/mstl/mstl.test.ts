@@ -66,6 +66,17 @@ describe('mstl', () => {
     }
   });
 
+  it('takes both seasons from an hourly frequency when no periods are given', async () => {
+    const y = Float32Array.from(twoSeasons(8 * 168 + 24, 9));
+    const [train, test] = [y.subarray(0, 8 * 168), y.subarray(8 * 168)];
+    const mae = (f: Float32Array | undefined): number => test.reduce((a, v, h) => a + Math.abs(v - (f?.[h] ?? Number.NaN)), 0) / 24;
+    const byFrequency = await mstl().predict([train], 24, { frequencies: ['hour'] });
+    const explicit = await mstl({ periods: [24, 168] }).predict([train], 24);
+    const dailyOnly = await mstl({ season: 24 }).predict([train], 24, { frequencies: ['hour'] });
+    expect(Array.from(byFrequency.mean?.[0] ?? [])).toEqual(Array.from(explicit.mean?.[0] ?? []));
+    expect(mae(byFrequency.mean?.[0])).toBeLessThan(mae(dailyOnly.mean?.[0]));
+  });
+
   it('drops periods a short series cannot hold and still forecasts; non-positive data stays additive', async () => {
     const y = Float32Array.from({ length: 60 }, (_, t) => day(t) + 0.1 * (t % 3));
     const f = await mstl({ periods: [24, 168] }).predict([y, Float32Array.of(1, 2)], 24);

@@ -12,7 +12,7 @@ export interface MstlOptions extends BaselineOptions, MstlDecomposeOptions {
   /**
    * Seasonal periods, e.g. `[48, 336]` for half-hourly data (daily and weekly cycles). Periods
    * that are not integers ≥ 2, or with fewer than two full cycles in a series, are dropped for it.
-   * @default [season] from `season` or the series' frequency (SEASON_BY_FREQUENCY)
+   * @default `[season]` when `season` is set, else every period of the series' frequency that fits (`seasonalPeriods`: `30min` → 48 and 336, `h` → 24 and 168)
    */
   periods?: readonly number[];
   /**
@@ -39,7 +39,7 @@ export interface MstlOptions extends BaselineOptions, MstlDecomposeOptions {
  * interpolated, trailing carried forward; fewer than 5 values → the last value, no spread.
  */
 export function mstl(options: MstlOptions = {}): ForecastModel {
-  return baselineModel('mstl', calibratedRule((y, horizon, m) => mstlRule(y, horizon, options.periods ?? [m], options)), options, 2);
+  return baselineModel('mstl', calibratedRule((y, horizon, m, periods) => mstlRule(y, horizon, options.periods ?? (periods !== undefined && periods.length > 0 ? periods : [m]), options)), options, 2);
 }
 
 const Q10 = BASELINE_LEVELS.indexOf(0.1);
