@@ -36,6 +36,15 @@ describe('notebooks (headless, tslab kernel)', () => {
     }).catch((e: { stdout?: string; stderr?: string }) => {
       throw new TypeError(`notebooks failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     });
+    // The stored notebooks are those the generator writes, and carry the outputs of this fresh run
+    // (normalised: ports, temp paths, durations and PNG bytes masked). Regenerate: scripts/execute-notebooks.sh.
+    const py = process.env.INFERKIT_PYTHON ?? '/usr/bin/python3';
+    await run(py, ['scripts/build-notebooks.py', '--check']).catch((e: { stderr?: string }) => {
+      throw new TypeError(`stored notebooks differ from scripts/build-notebooks.py:\n${e.stderr ?? ''}`);
+    });
+    await run(py, ['scripts/notebook-outputs.py', 'check', out], { maxBuffer: 16 * 1024 * 1024 }).catch((e: { stderr?: string }) => {
+      throw new TypeError(e.stderr ?? 'stored notebook outputs are stale');
+    });
     const names = (await readdir('notebooks')).filter((f) => f.endsWith('.ipynb')).sort();
     expect(names).toHaveLength(6);
     expect(stdout.match(/^ok /gm)).toHaveLength(6);
