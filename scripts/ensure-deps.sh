@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what inferkit needs on a fresh clone: npm packages (always), and with --system the Debian
-# packages the notebook and chart tests use (Jupyter + nbconvert + ipykernel, Chromium). Idempotent.
+# packages the notebook and chart tests and `npm run lab` use (nbconvert, ipykernel, Jupyter Notebook,
+# Chromium). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ if [ "${1:-}" = "--system" ]; then
   need=()
   command -v jupyter-nbconvert >/dev/null 2>&1 || need+=(jupyter-nbconvert jupyter-client)
   /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || need+=(python3-ipykernel)
+  /usr/bin/python3 -c 'import notebook' >/dev/null 2>&1 || need+=(python3-notebook)   # npm run lab
   [ -x /usr/bin/chromium ] || need+=(chromium)
   if [ ${#need[@]} -gt 0 ]; then
     SUDO=""
