@@ -43,6 +43,7 @@ export { containerService } from './manifest/container-service.js';
 export type { ContainerServiceOptions } from './manifest/container-service.js';
 export type { Manifest } from './manifest/manifest.js';
 export { toYaml, fromYaml } from './manifest/manifest-yaml.js';
+export type { ToYamlOptions } from './manifest/manifest-yaml.js';
 export type { ManifestDocument } from './manifest/manifest-yaml.js';
 export { validateManifest, parseManifest } from './manifest/validate-manifest.js';
 export type { ValidateManifestOptions, ManifestValidation } from './manifest/validate-manifest.js';
@@ -112,6 +113,10 @@ export { entityHtml, entitiesHtml } from './plot/entity-html.js';
 export { renderHtml } from './plot/render-html.js';
 export { renderPng, closeRenderer, rendererStats } from './plot/render-png.js';
 export { displayFigure } from './plot/display-figure.js';
+export { displayFrame } from './plot/display-frame.js';
+export type { DisplayFrameOptions, HtmlDisplay } from './plot/display-frame.js';
+export { frameHtml } from './plot/frame-html.js';
+export type { FrameHtmlOptions, TableLike } from './plot/frame-html.js';
 export type { PlotlyFigure } from './plot/figure.js';
 
 // Evaluation
