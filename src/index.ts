@@ -104,6 +104,8 @@ export type { BatchForecastOptions, BatchForecastResult, BatchProgress } from '.
 export { terminalProgress, notebookProgress } from './data/progress-bar.js';
 export { readCsv, writeCsv, parseCsv, toCsv } from './data/csv.js';
 export { inferFrequency } from './data/infer-frequency.js';
+export { isUnivariate, seriesValues } from './data/series-values.js';
+export type { HasSeries, UnivariateValues } from './data/series-values.js';
 
 // Plots
 export { forecastFigure } from './plot/forecast-figure.js';
