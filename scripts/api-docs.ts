@@ -34,10 +34,10 @@ function docOf(sym: ts.Symbol): string {
   return [text, ...tags].filter((s) => s.length > 0).join(' ');
 }
 
+/** The source file, without a line number: the reference goes stale only when an API or its doc changes. */
 function where(decl: ts.Declaration): string {
-  const sf = decl.getSourceFile();
-  const line = sf.getLineAndCharacterOfPosition(decl.getStart()).line + 1;
-  return `[${relative(ROOT, sf.fileName)}:${line}](../${relative(ROOT, sf.fileName)}#L${line})`;
+  const file = relative(ROOT, decl.getSourceFile().fileName);
+  return `[${file}](../${file})`;
 }
 
 function kindOf(decl: ts.Declaration, sym: ts.Symbol): string {

@@ -19,6 +19,6 @@ describe('docs/API.md (npm run docs)', () => {
     for (const name of Object.keys(api)) {
       expect(md, name).toContain(`### \`${name}\``);
     }
-    expect(md).toContain('[src/plot/forecast-figure.ts:');
+    expect(md).toContain('[src/plot/forecast-figure.ts](../src/plot/forecast-figure.ts)');
   });
 });
