@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# onnxruntime-node's postinstall would fetch CUDA libraries (no network here, and the CPU binaries ship in
+# its tarball): its documented switch, as an environment variable rather than an .npmrc key npm warns about.
+export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "» npm ci"
   npm ci --no-audit --no-fund --loglevel=error
