@@ -418,10 +418,12 @@ toYaml(docs);
 (await k.apply(docs)).map((r) => `${r.resource}/${r.name} ${r.action}`).join('\\n');
 """, 'deploy-apply-run'),
 (M, """
-## Wait for Ready, printing the conditions as they change
+## Wait for Ready, showing the conditions as they change (one line, updated in place)
 """, 'deploy-wait'),
 (C, """
-const ready = await k.waitReady(name, { timeoutMs: 10 * 60_000, onProgress: (e) => console.log(e.changed.join(', ')) });
+import * as tslab from 'tslab';
+const conditions = tslab.newDisplay();   // one line, updated in place as the conditions change
+const ready = await k.waitReady(name, { timeoutMs: 10 * 60_000, onProgress: (e) => conditions.text(e.changed.join(', ')) });
 formatStatusTable([statusRow(ready)]);
 """, 'deploy-wait-run'),
 (M, """

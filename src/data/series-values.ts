@@ -19,7 +19,7 @@ export interface HasSeries {
  * call them on a union of array types). An empty series counts as univariate.
  */
 export function isUnivariate<T extends HasSeries>(input: T): input is T & { series: UnivariateValues } {
-  return input.series.every((v) => !Array.isArray(v));
+  return (input.series as readonly unknown[]).every((v) => !Array.isArray(v));
 }
 
 /**
