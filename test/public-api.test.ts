@@ -9,6 +9,7 @@ describe('public API (src/index.ts)', () => {
       'serve', 'remote', 'frameToInputs', 'forecastToFrame', 'batchForecast', 'forecastFigure', 'renderPng',
       'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
       'validateManifest', 'parseManifest', 'findInlineSecrets', 'cluster',
+      'displayFrame', 'frameHtml', 'isUnivariate', 'seriesValues',
     ] as const;
     for (const name of fns) {
       expect(typeof api[name], name).toBe('function');
