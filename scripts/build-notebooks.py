@@ -91,15 +91,14 @@ console.log(toYaml(forecaster));
 ## A gated model: the hub token goes into a Secret
 
 The token is read from the environment (`HF_TOKEN`) and written **only** into the Secret document;
-the InferenceService references it by `secretKeyRef`. We never print the Secret: the YAML file is
-written to disk and only the InferenceService is shown.
+the InferenceService references it by `secretKeyRef`. The token is never printed: the YAML file to
+apply is written to disk, and the notebook shows it with `toYaml(…, { secrets: 'mask' })`.
 """),
 (C, """
 const token = envHubToken() ?? 'hf_placeholder_token_for_the_tutorial';
 const gated = inferenceService({ name: 'llama-guard', modelId: 'meta-llama/Llama-Guard-3-1B', hubToken: token });
-writeFileSync('out/notebooks/gated-model.yaml', toYaml(gated));
-console.log(toYaml([gated.service]));
-console.log('Secret written to out/notebooks/gated-model.yaml:', gated.secret?.metadata.name);
+writeFileSync('out/notebooks/gated-model.yaml', toYaml(gated));   // the file to apply, token included
+console.log(toYaml(gated, { secrets: 'mask' }));                    // what we show: the value masked
 """),
 (M, "## Export all of them and validate the YAML by reading it back"),
 (C, """
@@ -273,7 +272,7 @@ beside it).
 import * as tslab from 'tslab';
 import { mkdirSync } from 'fs';
 import { readCsv, writeCsv, frameToInputs, batchForecast, forecastToFrame, notebookProgress,
-  forecastFigure, displayFigure, localForecaster, theta } from './src/index';
+  forecastFigure, displayFigure, displayFrame, localForecaster, theta } from './src/index';
 mkdirSync('out/notebooks', { recursive: true });
 
 const df = await readCsv('datasets/classic_series.csv');
@@ -295,7 +294,7 @@ const result = await batchForecast(inputs, forecaster, {
 (C, """
 const frame = forecastToFrame(result.forecasts);
 await writeCsv(frame, 'out/notebooks/forecasts.csv');
-frame.columns.join(', ') + ` (${frame.shape[0]} rows)`;
+await displayFrame(frame, { maxRows: 8 });   // an HTML table; the whole frame is in forecasts.csv
 """),
 (C, """
 const fig = forecastFigure(inputs, result.forecasts, {
