@@ -1,22 +1,36 @@
 #!/usr/bin/env python3
-"""Writes notebooks/*.ipynb from the cell sources below (outputs empty). Edit here, then run:
-   python3 scripts/build-notebooks.py
+"""Writes notebooks/*.ipynb from the cell sources below. Edit here, then regenerate everything with
+   bash scripts/execute-notebooks.sh        # sources + executed outputs (the one command)
+or only the sources with
+   python3 scripts/build-notebooks.py       # keeps the stored outputs of cells whose source is unchanged
+   python3 scripts/build-notebooks.py --check   # exit 1 when notebooks/ differs from these sources (CI)
 Cells are TypeScript for the tslab kernel, started from the repository root. They import the public
-API from the barrel ./src/index: what `import ... from 'inferkit'` gives a user of the installed package."""
-import json, os
+API from the barrel ./src/index: what `import ... from 'inferkit'` gives a user of the installed package.
+Every cell has a stable id: `cNN` by position, or the third element of its tuple."""
+import json, os, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+METADATA = {"kernelspec": {"display_name": "TypeScript", "language": "typescript", "name": "tslab"},
+            "language_info": {"name": "typescript", "file_extension": ".ts", "mimetype": "text/typescript"}}
 
-def nb(cells):
+def nb(cells, old=None):
+    """The notebook for `cells`; code cells keep the outputs of `old` (a stored notebook) where the id
+    and source are unchanged."""
+    previous = {c.get("id"): c for c in (old or {}).get("cells", [])}
     out = []
-    for kind, src in cells:
-        cell = {"cell_type": kind, "metadata": {}, "source": src.strip("\n").splitlines(keepends=True)}
+    for i, spec in enumerate(cells):
+        kind, src = spec[0], spec[1]
+        cid = spec[2] if len(spec) > 2 else f"c{i:02d}"
+        cell = {"cell_type": kind, "id": cid, "metadata": {}, "source": src.strip("\n").splitlines(keepends=True)}
         if kind == "code":
-            cell.update({"execution_count": None, "outputs": []})
+            before = previous.get(cid)
+            keep = before is not None and before.get("cell_type") == "code" and before.get("source") == cell["source"]
+            cell.update({"execution_count": before.get("execution_count") if keep else None,
+                         "outputs": before.get("outputs", []) if keep else []})
         out.append(cell)
-    return {"cells": out, "metadata": {"kernelspec": {"display_name": "TypeScript", "language": "typescript", "name": "tslab"},
-            "language_info": {"name": "typescript", "file_extension": ".ts", "mimetype": "text/typescript"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    ids = [c["id"] for c in out]
+    assert len(set(ids)) == len(ids), f"duplicate cell ids: {ids}"
+    return {"cells": out, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
 
 M, C = "markdown", "code"
 
@@ -28,6 +42,10 @@ NOTEBOOKS = {
 An `InferenceService` tells KServe which model to serve and how. inferkit builds them as typed,
 validated objects and writes YAML a cluster accepts. Every builder throws a `ValidationError`
 naming the field when something is wrong.
+
+**You will learn** to build the `model` form (V1 and V2 protocols, CPU/memory/GPU), the `containers`
+form for a custom runtime, how a gated model's hub token goes into a Secret without being shown, and
+how to export the YAML and read it back validated.
 """),
 (C, """
 import { inferenceService, containerService, toYaml, fromYaml, envHubToken } from './src/index';
@@ -73,15 +91,14 @@ console.log(toYaml(forecaster));
 ## A gated model: the hub token goes into a Secret
 
 The token is read from the environment (`HF_TOKEN`) and written **only** into the Secret document;
-the InferenceService references it by `secretKeyRef`. We never print the Secret: the YAML file is
-written to disk and only the InferenceService is shown.
+the InferenceService references it by `secretKeyRef`. The token is never printed: the YAML file to
+apply is written to disk, and the notebook shows it with `toYaml(…, { secrets: 'mask' })`.
 """),
 (C, """
 const token = envHubToken() ?? 'hf_placeholder_token_for_the_tutorial';
 const gated = inferenceService({ name: 'llama-guard', modelId: 'meta-llama/Llama-Guard-3-1B', hubToken: token });
-writeFileSync('out/notebooks/gated-model.yaml', toYaml(gated));
-console.log(toYaml([gated.service]));
-console.log('Secret written to out/notebooks/gated-model.yaml:', gated.secret?.metadata.name);
+writeFileSync('out/notebooks/gated-model.yaml', toYaml(gated));   // the file to apply, token included
+console.log(toYaml(gated, { secrets: 'mask' }));                    // what we show: the value masked
 """),
 (M, "## Export all of them and validate the YAML by reading it back"),
 (C, """
@@ -98,6 +115,13 @@ try {
   console.log(isInferkitError(e) ? `${e.code}: ${e.message}` : e);
 }
 """),
+(M, """
+## Try next
+
+- Change `resources` or `protocol` above and re-run: the YAML is re-validated on every build.
+- `npx inferkit manifest --help` builds the same manifests from the command line.
+- Serve manifests locally in notebook 2, or deploy one to a cluster in notebook 6.
+"""),
 ],
 
 "02-token-classification.ipynb": [
@@ -107,18 +131,22 @@ try {
 `serve()` runs the manifests on one local port and routes by the `Host` header, like a KServe
 ingress. The model here is inferkit's offline NER fixture (`inferkit/ner-fixture`): real loading,
 tokenisation and ONNX inference, with a tiny known-words model instead of downloaded weights.
+
+**You will learn** to serve manifests locally, call them with the V1 (`{instances}`) and V2 (tensor)
+protocols through the Host header a KServe ingress uses, and run the same model in the kernel to get
+entities with character offsets, highlighted in the notebook.
 """),
 (C, """
 import { readFileSync, mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import * as tslab from 'tslab';
-import { fromYaml, serve, defaultLoaders, remote, type InferenceService } from './src/index';
+import { fromYaml, serve, defaultLoaders, hubOptionsFromEnv, remote, type InferenceService } from './src/index';
 
 const manifests = ['examples/token-classification.yaml', 'examples/token-classification-v2.yaml']
   .flatMap((f) => fromYaml(readFileSync(f, 'utf8')))
   .filter((d): d is InferenceService => d.kind === 'InferenceService');
-const server = await serve(manifests, { port: 0, loaders: defaultLoaders({ cacheDir: '.cache' }) });
+const server = await serve(manifests, { port: 0, loaders: defaultLoaders(hubOptionsFromEnv()) });
 (await server.loaded()).map((m) => `${m.service}: ${m.ready ? 'ready' : m.reason}`).join('\\n');
 """),
 (M, "## V1: `{instances}` → per-token class ids, sent with the service's Host header"),
@@ -150,6 +178,13 @@ tslab.display.html(entitiesHtml(texts.map((text, i) => ({ text, entities: result
 results.map((r) => r.entities.map((e) => ('entity_group' in e ? e.entity_group : e.entity) + ':' + e.word).join(', ')).join('\\n');
 """),
 (C, "await ner.dispose();"),
+(M, """
+## Try next
+
+- Put your own sentences in `texts`; try `aggregation: 'none'` to see one label per sub-word token.
+- Swap the fixture for a hub model (`loadTokenClassifier('dslim/bert-base-NER')`, with network access).
+- `npx inferkit serve examples/token-classification.yaml` serves the same manifests outside the notebook.
+"""),
 ],
 
 "03-forecast-request.ipynb": [
@@ -159,14 +194,18 @@ results.map((r) => r.entities.map((e) => ('entity_group' in e ? e.entity_group :
 `POST /v1/timeseries/forecast` takes series, a horizon and optional quantiles, and answers with a
 status per output, quantile paths keyed by level, and usage. We serve `examples/forecast.yaml`
 (an offline seasonal-naive baseline under the name `chronos-bolt`) and call it through the client.
+
+**You will learn** the shape of a forecast request and response (horizon, quantiles, frequency, start
+timestamp, usage), and how failures are reported: one bad series fails alone (`partial`), a bad
+request fails as a whole with an error naming the field.
 """),
 (C, """
 import { readFileSync } from 'fs';
-import { fromYaml, serve, defaultLoaders, remote, readCsv, frameToInputs, type InferenceService,
+import { fromYaml, serve, defaultLoaders, hubOptionsFromEnv, remote, readCsv, frameToInputs, type InferenceService,
   type ForecastRequestInput } from './src/index';
 
 const [isvc] = fromYaml(readFileSync('examples/forecast.yaml', 'utf8')).filter((d): d is InferenceService => d.kind === 'InferenceService');
-const server = await serve([isvc], { port: 0, loaders: defaultLoaders({ cacheDir: '.cache' }) });
+const server = await serve([isvc], { port: 0, loaders: defaultLoaders(hubOptionsFromEnv()) });
 await server.loaded();
 const model = remote({ ingressHost: server.host, ingressPort: server.port }, { isvc });
 model.host;
@@ -207,6 +246,13 @@ try {
 outcome;
 """),
 (C, "await server.close();"),
+(M, """
+## Try next
+
+- Ask for other `quantiles` or a longer `horizon`; send several series in one request.
+- Point `remote(...)` at a real KServe forecast service: the request is the same.
+- Notebook 4 forecasts a whole DataFrame of series in batches.
+"""),
 ],
 
 "04-batch-forecast.ipynb": [
@@ -217,12 +263,16 @@ Twelve classic series (airline passengers, CO2, UK gas, the Nile, …) in long f
 `id,timestamp,value`. `frameToInputs` infers each series' frequency (months, quarters, years),
 `batchForecast` sends them in chunks with bounded concurrency and a live progress bar, and the
 result comes back as a DataFrame and a chart with 50% and 80% bands.
+
+**You will learn** to go from a CSV of many series to forecasts for all of them in one call, with
+progress, and to get the result back as a table, a CSV file and a chart (PNG here, interactive HTML
+beside it).
 """),
 (C, """
 import * as tslab from 'tslab';
 import { mkdirSync } from 'fs';
 import { readCsv, writeCsv, frameToInputs, batchForecast, forecastToFrame, notebookProgress,
-  forecastFigure, displayFigure, localForecaster, theta } from './src/index';
+  forecastFigure, displayFigure, displayFrame, localForecaster, theta } from './src/index';
 mkdirSync('out/notebooks', { recursive: true });
 
 const df = await readCsv('datasets/classic_series.csv');
@@ -244,7 +294,7 @@ const result = await batchForecast(inputs, forecaster, {
 (C, """
 const frame = forecastToFrame(result.forecasts);
 await writeCsv(frame, 'out/notebooks/forecasts.csv');
-frame.columns.join(', ') + ` (${frame.shape[0]} rows)`;
+await displayFrame(frame, { maxRows: 8 });   // an HTML table; the whole frame is in forecasts.csv
 """),
 (C, """
 const fig = forecastFigure(inputs, result.forecasts, {
@@ -255,6 +305,13 @@ const fig = forecastFigure(inputs, result.forecasts, {
 });
 const shown = await displayFigure(fig, { width: 1000, file: 'out/notebooks/forecast.html' });
 `PNG ${shown.png.length} bytes; interactive chart in ${shown.file}`;
+"""),
+(M, """
+## Try next
+
+- Load your own long-format CSV (`id,timestamp,value`) with `readCsv` and pass it to `frameToInputs`.
+- Swap `theta()` for `seasonalNaive()`, a Chronos-Bolt ONNX model (`loadChronosBolt`), or `remote(...)`.
+- Open `out/notebooks/forecast.html` for the interactive chart (`plotly: 'cdn'` makes it a few kB).
 """),
 ],
 
@@ -267,6 +324,9 @@ three origins; MASE (scaled by the seasonal naive error in-sample) and the weigh
 are averaged over series. No pretrained Chronos-Bolt weights are reachable offline, so the
 "model" here is a Chronos-Bolt-shaped ONNX fixture: it shows the plumbing, not the accuracy of
 the real model.
+
+**You will learn** to score any forecaster against the seasonal-naive and theta baselines with
+`evaluate`, to chart the scores, and to compare forecasts with the held-out actuals.
 """),
 (C, """
 import { mkdtempSync } from 'fs';
@@ -298,11 +358,135 @@ for (const m of models.slice(0, 2)) forecasts[m.name] = (await batchForecast(tra
 const backtestChart = await displayFigure(backtestFigure(pick, forecasts, { historyTail: 48, title: 'Last 12 months held out' }), { width: 1000 });
 """),
 (C, "for (const m of models) await m.dispose();"),
+(M, """
+## Try next
+
+- Change `horizon` and `folds` in `evaluate`, or add your own series to `series`.
+- With network access, load a real Chronos-Bolt ONNX export (`amazon/chronos-bolt-small`, see
+  "Models, offline" in the README) with `loadChronosBolt` in place of the fixture: the same cells then
+  measure the real model against the baselines.
+"""),
+],
+
+"06-deploy.ipynb": [
+(M, """
+# 6. Deploy to a KServe cluster: manifest → apply → wait → call → delete
+
+`cluster()` reads your kubeconfig the way `kubectl` does (`KUBECONFIG` or `~/.kube/config`, the
+current context and its namespace) and server-side applies manifests, watches them until Ready and
+gives back a `remote()` client for the live `status.url`.
+
+**Without `KUBECONFIG` this notebook talks to a STAND-IN, not Kubernetes:** `test/kube-stand-in/` is
+a small local HTTP server that speaks the part of the Kubernetes API inferkit uses, validates against
+KServe's CRD schema and plays the KServe controller (it fills `status.url` and the Ready conditions).
+The "ingress" is then a local `inferkit serve` of the same manifest. With `KUBECONFIG` set, the same
+cells run against your cluster and its ingress (`INGRESS_HOST`/`INGRESS_PORT`); use the hub model
+`dslim/bert-base-NER` there instead of the offline fixture.
+
+**You will learn** the whole deployment loop from a notebook: apply a manifest, follow its conditions
+until Ready, call it through the ingress, re-apply idempotently, and delete it.
+""", 'deploy-intro'),
+(C, """
+import { readFileSync, mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { cluster, envHasKubeconfig, fromYaml, toYaml, serve, defaultLoaders, hubOptionsFromEnv, statusRow, formatStatusTable } from './src/index';
+import type { InferenceService } from './src/index';
+import { startKubeStandIn } from './test/kube-stand-in/server';
+import { writeStandInKubeconfig } from './test/kube-stand-in/kubeconfig';
+
+const useStandIn = !envHasKubeconfig();
+const work = mkdtempSync(join(tmpdir(), 'inferkit-deploy-'));
+const standIn = useStandIn ? await startKubeStandIn({ readyDelayMs: 500 }) : undefined;
+const kubeconfig = standIn ? await writeStandInKubeconfig(work, standIn.url) : undefined;
+const k = cluster(kubeconfig ? { kubeconfig } : {});
+console.log(useStandIn ? `STAND-IN API server (not Kubernetes) at ${await k.server}` : `cluster ${await k.server}`, `namespace ${await k.namespace}`);
+""", 'deploy-setup'),
+(M, """
+## The manifest: the token-classification example
+""", 'deploy-manifest'),
+(C, """
+const docs = fromYaml(readFileSync('examples/token-classification.yaml', 'utf8'));
+const name = docs[0].metadata.name;
+toYaml(docs);
+""", 'deploy-read'),
+(M, """
+## Apply (server-side apply, field manager `inferkit`)
+""", 'deploy-apply'),
+(C, """
+(await k.apply(docs)).map((r) => `${r.resource}/${r.name} ${r.action}`).join('\\n');
+""", 'deploy-apply-run'),
+(M, """
+## Wait for Ready, showing the conditions as they change (one line, updated in place)
+""", 'deploy-wait'),
+(C, """
+import * as tslab from 'tslab';
+const conditions = tslab.newDisplay();   // one line, updated in place as the conditions change
+const ready = await k.waitReady(name, { timeoutMs: 10 * 60_000, onProgress: (e) => conditions.text(e.changed.join(', ')) });
+formatStatusTable([statusRow(ready)]);
+""", 'deploy-wait-run'),
+(M, """
+## Call the deployed model through the ingress, with the live `status.url` as Host
+""", 'deploy-call'),
+(C, """
+// The stand-in has no pods: a local `inferkit serve` of the same manifest plays the ingress.
+const ingress = useStandIn ? await serve(docs as InferenceService[], { port: 0, loaders: defaultLoaders(hubOptionsFromEnv()), log: () => undefined }) : undefined;
+const model = await k.remoteFor(name, ingress ? { ingressHost: ingress.host, ingressPort: ingress.port } : {});  // {} = INGRESS_HOST / INGRESS_PORT
+console.log('Host:', model.host);
+JSON.stringify(await model.predictV1({ instances: ['My name is Wolfgang and I live in Berlin'] }));
+""", 'deploy-call-run'),
+(M, """
+## Applying the same file again changes nothing
+""", 'deploy-again'),
+(C, """
+(await k.apply(docs)).map((r) => `${r.resource}/${r.name} ${r.action}`).join('\\n');
+""", 'deploy-again-run'),
+(M, """
+## Delete, and stop the local stand-ins
+""", 'deploy-delete'),
+(C, """
+const deleted = await k.delete(docs);
+await ingress?.close();
+await standIn?.close();
+deleted.map((d) => `${d} deleted`).join('\\n');
+""", 'deploy-delete-run'),
+(M, """
+## Try next
+
+- Set `KUBECONFIG` (and `INGRESS_HOST`/`INGRESS_PORT`) and re-run against your own cluster.
+- `npx inferkit apply`, `npx inferkit wait` and `npx inferkit delete` do the same from a shell.
+""", 'deploy-next'),
 ],
 }
 
-for name, cells in NOTEBOOKS.items():
-    with open(os.path.join(ROOT, "notebooks", name), "w") as f:
-        json.dump(nb(cells), f, indent=1, ensure_ascii=False)
-        f.write("\n")
-print("wrote", len(NOTEBOOKS), "notebooks")
+
+def sources(notebook):
+    return [(c.get("id"), c["cell_type"], "".join(c["source"])) for c in notebook["cells"]], notebook["metadata"]
+
+def main(argv):
+    check = "--check" in argv
+    stale = []
+    for name, cells in NOTEBOOKS.items():
+        path = os.path.join(ROOT, "notebooks", name)
+        old = json.load(open(path, encoding="utf-8")) if os.path.exists(path) else None
+        new = nb(cells, old)
+        if check:
+            if old is None or sources(old) != sources(new):
+                stale.append(name)
+            continue
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(new, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    extra = sorted(set(f for f in os.listdir(os.path.join(ROOT, "notebooks")) if f.endswith(".ipynb")) - set(NOTEBOOKS))
+    if check:
+        if stale or extra:
+            print("notebooks differ from scripts/build-notebooks.py: " + ", ".join(stale + [f"{e} (not generated)" for e in extra])
+                  + "\nrun: bash scripts/execute-notebooks.sh", file=sys.stderr)
+            return 1
+        print(f"{len(NOTEBOOKS)} notebooks match their sources")
+        return 0
+    print("wrote", len(NOTEBOOKS), "notebooks")
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

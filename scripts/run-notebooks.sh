@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Executes every notebook (or the ones given) headless with the project's tslab kernel and fails on any
 # cell error. Executed copies go to $NOTEBOOK_OUT (default: a new temp folder, printed at the end);
-# the stored notebooks are not touched.
+# the stored notebooks are not touched (scripts/execute-notebooks.sh stores the outputs).
 #
 # Needs (Debian): jupyter-nbconvert python3-ipykernel jupyter-client; chromium for the PNG charts.
 #   scripts/run-notebooks.sh                      # all notebooks

@@ -30,8 +30,13 @@ export function envOffline(env: NodeJS.ProcessEnv = process.env): boolean {
   return [env.HF_HUB_OFFLINE, env.INFERKIT_OFFLINE].some((v) => v === '1' || v?.toLowerCase() === 'true');
 }
 
+/** How the model cache folder is chosen, for help texts (the rule lives in {@link envCacheDir}). */
+export const CACHE_DIR_RULE = '$INFERKIT_CACHE, else $XDG_CACHE_HOME/inferkit, else ~/.cache/inferkit';
+
 /**
- * Model cache folder: `INFERKIT_CACHE`, else `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit`.
+ * The one model cache of inferkit (hub downloads and the built-in fixture models), shared by the CLI,
+ * the server's default loaders, `loadTokenClassifier` and the notebooks: `INFERKIT_CACHE`, else
+ * `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit`.
  */
 export function envCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.INFERKIT_CACHE) {

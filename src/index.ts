@@ -45,6 +45,7 @@ export { containerService } from './manifest/container-service.js';
 export type { ContainerServiceOptions } from './manifest/container-service.js';
 export type { Manifest } from './manifest/manifest.js';
 export { toYaml, fromYaml } from './manifest/manifest-yaml.js';
+export type { ToYamlOptions } from './manifest/manifest-yaml.js';
 export type { ManifestDocument } from './manifest/manifest-yaml.js';
 export { validateManifest, parseManifest } from './manifest/validate-manifest.js';
 export type { ValidateManifestOptions, ManifestValidation } from './manifest/validate-manifest.js';
@@ -129,6 +130,8 @@ export type { FrameSeries } from './data/frame-to-inputs.js';
 export { terminalProgress, notebookProgress } from './data/progress-bar.js';
 export { readCsv, writeCsv, parseCsv, toCsv } from './data/csv.js';
 export { inferFrequency } from './data/infer-frequency.js';
+export { isUnivariate, seriesValues } from './data/series-values.js';
+export type { HasSeries, UnivariateValues } from './data/series-values.js';
 
 // Plots
 export { forecastFigure } from './plot/forecast-figure.js';
@@ -141,6 +144,10 @@ export { entityHtml, entitiesHtml } from './plot/entity-html.js';
 export { renderHtml } from './plot/render-html.js';
 export { renderPng, closeRenderer, rendererStats } from './plot/render-png.js';
 export { displayFigure } from './plot/display-figure.js';
+export { displayFrame } from './plot/display-frame.js';
+export type { DisplayFrameOptions, HtmlDisplay } from './plot/display-frame.js';
+export { frameHtml } from './plot/frame-html.js';
+export type { FrameHtmlOptions, TableLike } from './plot/frame-html.js';
 export type { PlotlyFigure } from './plot/figure.js';
 
 // Evaluation

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { envIngress } from '../config.js';
+import { CACHE_DIR_RULE, envCacheDir, envIngress } from '../config.js';
 import { DEMO_MANIFESTS } from '../demo/demo-manifests.js';
 import { InferkitError } from '../errors.js';
 import { hubOptionsFromEnv } from '../hub/hub-options-from-env.js';
@@ -28,7 +28,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--keep', 'leave the server running (stop with Ctrl-C)')
     .option('--port <port>', 'ingress port; 0 picks a free one (default: 0, or $INGRESS_PORT with --keep)')
     .option('--out <dir>', 'folder for forecast.html / forecast.png (default: out/demo)')
-    .option('--cache <dir>', 'cache of the built-in fixture models and hub downloads (default: .cache)')
+    .option('--cache <dir>', `cache of the built-in fixture models and hub downloads (default: ${envCacheDir()}, from ${CACHE_DIR_RULE})`)
     .option('--no-png', 'write the HTML chart only (no headless Chromium)')
     .option('--timeout <ms>', 'longest wait for the models to load', '60000')
     .action(async (manifests: string[], flags: DemoFlags) => {

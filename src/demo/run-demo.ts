@@ -5,6 +5,7 @@ import { remote } from '../client/remote.js';
 import { ForecastRequestSchema } from '../contract/forecast.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import { parseContract } from '../contract/parse.js';
+import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
 import { fromYaml } from '../manifest/manifest-yaml.js';
 import { formatStatusTable, statusRow } from '../manifest/status-row.js';
@@ -28,7 +29,7 @@ export interface RunDemoOptions {
    * a real hub model is fetched when a manifest names one and the network allows.
    */
   loaderOptions?: DefaultLoaderOptions;
-  /** Cache of the built-in fixture models and hub downloads. @default `<rootDir>/.cache` */
+  /** Cache of the built-in fixture models and hub downloads. @default `loaderOptions.cacheDir`, else inferkit's one model cache (`envCacheDir()`: `INFERKIT_CACHE`) */
   cacheDir?: string;
   /** Where the chart files go. @default `<rootDir>/out/demo` */
   outDir?: string;
@@ -71,7 +72,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
     const docs = fromYaml(await readFile(resolve(root, file), 'utf8'));
     manifests.push(...docs.filter((d): d is InferenceService => d.kind === 'InferenceService'));
   }
-  const cacheDir = options.cacheDir ?? options.loaderOptions?.cacheDir ?? join(root, '.cache');
+  const cacheDir = options.cacheDir ?? options.loaderOptions?.cacheDir ?? envCacheDir();
   const server = await serve(manifests, {
     loaders: defaultLoaders({ ...options.loaderOptions, cacheDir }),
     port: options.port ?? 0,

@@ -24,6 +24,16 @@ describe('toYaml', () => {
     expect(text).toBe('apiVersion: v\nkind: K\nmetadata:\n  name: x\n  namespace: n\nspec:\n  a: 1\n');
   });
 
+  it('masks every Secret value with secrets: "mask", leaving the InferenceService and key names as they are', () => {
+    const m = inferenceService({ name: 'gated', modelId: 'org/m', hubToken: 'hf_visibleSecret123' });
+    const masked = toYaml(m, { secrets: 'mask' });
+    expect(masked).not.toContain('hf_visibleSecret123');
+    expect(masked).toContain('HF_TOKEN: <masked>');
+    expect(masked.split('---\n')[1]).toBe(toYaml(m).split('---\n')[1]);
+    expect(toYaml([{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 'YQ==' } }], { secrets: 'mask' })).toContain('a: <masked>');
+    expect(toYaml(m)).toContain('hf_visibleSecret123');
+  });
+
   it('quotes quantities that YAML would read as numbers', () => {
     const text = toYaml(inferenceService({ name: 'x', modelId: 'm', resources: { cpu: 1, gpu: 1 } }));
     expect(text).toContain('cpu: "1"');

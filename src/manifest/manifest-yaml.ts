@@ -15,12 +15,27 @@ export type ManifestDocument = InferenceService | Secret;
 const KEY_ORDER = ['apiVersion', 'kind', 'metadata', 'type', 'immutable', 'data', 'stringData', 'spec', 'status'];
 const META_ORDER = ['name', 'namespace', 'labels', 'annotations'];
 
+/** Options of {@link toYaml}. */
+export interface ToYamlOptions {
+  /**
+   * `"include"` writes Secret values as they are (a file to apply); `"mask"` replaces every value of a
+   * Secret's `stringData` and `data` with {@link MASKED_SECRET} — for showing a manifest in a notebook
+   * or a log, where outputs are saved and shared. @default "include"
+   */
+  secrets?: 'include' | 'mask';
+}
+
+/** What `toYaml(…, { secrets: 'mask' })` writes in place of a Secret value. */
+export const MASKED_SECRET = '<masked>';
+
 /**
  * Writes a manifest (or a list of Kubernetes objects) as multi-document YAML: Secrets first, then the
  * rest, separated by `---`, with a stable key order (apiVersion, kind, metadata, …, spec, status).
+ * To show a manifest with a hub token without its value, pass `{ secrets: 'mask' }`.
  */
-export function toYaml(input: Manifest | readonly object[]): string {
-  const docs: object[] = Array.isArray(input) ? [...input] : manifestDocs(input as Manifest);
+export function toYaml(input: Manifest | readonly object[], options: ToYamlOptions = {}): string {
+  const all: object[] = Array.isArray(input) ? [...input] : manifestDocs(input as Manifest);
+  const docs = options.secrets === 'mask' ? all.map((d) => (isSecret(d) ? maskSecret(d) : d)) : all;
   const secretsFirst = [...docs.filter(isSecret), ...docs.filter((d) => !isSecret(d))];
   return secretsFirst
     .map((d) => stringify(ordered(d), { lineWidth: 0, aliasDuplicateObjects: false }))
@@ -107,6 +122,17 @@ function manifestDocs(m: Manifest): object[] {
 
 function isSecret(d: object): boolean {
   return (d as { kind?: unknown }).kind === 'Secret';
+}
+
+function maskSecret(d: object): object {
+  const out: Record<string, unknown> = { ...(d as Record<string, unknown>) };
+  for (const field of ['stringData', 'data']) {
+    const values = out[field];
+    if (typeof values === 'object' && values !== null && !Array.isArray(values)) {
+      out[field] = Object.fromEntries(Object.keys(values).map((k) => [k, MASKED_SECRET]));
+    }
+  }
+  return out;
 }
 
 function ordered(doc: object): Record<string, unknown> {

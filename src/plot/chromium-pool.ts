@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { InferkitError } from '../errors.js';
-import { findNewChild, handleSnapshot, setKeepAlive } from './process-keep-alive.js';
+import { setKeepAlive, spawnedBy } from './process-keep-alive.js';
 
 /** Chromium flags for a headless, offline, sandbox-less render (containers, CI). */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -134,15 +134,16 @@ async function connectedBrowser(entry: PoolEntry, timeoutMs: number): Promise<Br
 
 async function launch(entry: PoolEntry, timeoutMs: number): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  const before = handleSnapshot();
   let browser: Browser;
+  let child: ChildProcess | undefined;
   try {
-    browser = await chromium.launch({ executablePath: entry.executable, args: [...CHROMIUM_ARGS], timeout: timeoutMs });
+    ({ result: browser, child } = await spawnedBy(entry.executable, () =>
+      chromium.launch({ executablePath: entry.executable, args: [...CHROMIUM_ARGS], timeout: timeoutMs }),
+    ));
   } catch (e) {
     throw new InferkitError('config', `Chromium at ${entry.executable} did not start: ${firstLine(e)}`, { cause: e });
   }
   launches++;
-  const child = findNewChild(before, entry.executable);
   if (child) {
     children.add(child);
     installExitHook();

@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { PlotlyFigure } from './figure.js';
 import { renderHtml, type RenderHtmlOptions } from './render-html.js';
 import { renderPng, type RenderPngOptions } from './render-png.js';
@@ -10,7 +11,7 @@ export interface PngDisplay {
 
 /** Options of `displayFigure`. */
 export interface DisplayFigureOptions extends RenderPngOptions {
-  /** Also write the interactive figure to this HTML file. */
+  /** Also write the interactive figure to this HTML file (its folder is created when missing). */
   file?: string;
   /** How that file gets plotly.js: inlined (~5 MB, opens offline) or from cdn.plot.ly (a few kB). @default "inline" */
   plotly?: RenderHtmlOptions['plotly'];
@@ -26,6 +27,7 @@ export interface DisplayFigureOptions extends RenderPngOptions {
 export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<{ png: Uint8Array; file?: string }> {
   const png = await renderPng(fig, options);
   if (options.file) {
+    await mkdir(dirname(options.file), { recursive: true });
     await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath, plotly: options.plotly }), 'utf8');
   }
   const display: PngDisplay = options.display ?? (await import('tslab')).display;

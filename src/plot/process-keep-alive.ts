@@ -1,37 +1,33 @@
 import type { ChildProcess } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
 interface Handle {
   ref?(): void;
   unref?(): void;
 }
 
-/** Node's live handles (undocumented but stable since Node 0.x); empty where it is missing. */
-function activeHandles(): unknown[] {
-  const p = process as unknown as { _getActiveHandles?: () => unknown[] };
-  return typeof p._getActiveHandles === 'function' ? p._getActiveHandles() : [];
-}
-
-/** A snapshot of the live handles, to find what a launch adds. */
-export function handleSnapshot(): Set<unknown> {
-  return new Set(activeHandles());
-}
-
 /**
- * The child process running `executable` that appeared since `before`, or undefined. playwright-core
- * does not expose the process of `chromium.launch()`, yet its pipes keep Node's event loop alive; we
- * need it to let an idle browser not hold the process open.
+ * Runs `start` and returns, with its result, the child process running `executable` that it spawned.
+ * playwright-core does not expose the process of `chromium.launch()`, yet its pipes keep Node's event
+ * loop alive; we need it so that an idle browser does not hold the process open. Node publishes every
+ * new `ChildProcess` on the documented diagnostics channel `"child_process"` (Node ≥ 16.18); we listen
+ * only while `start` runs. The message comes before the spawn, so the executable is checked afterwards.
  */
-export function findNewChild(before: Set<unknown>, executable: string): ChildProcess | undefined {
-  for (const h of activeHandles()) {
-    if (before.has(h) || typeof h !== 'object' || h === null) {
-      continue;
+export async function spawnedBy<T>(executable: string, start: () => Promise<T>): Promise<{ result: T; child: ChildProcess | undefined }> {
+  const seen: ChildProcess[] = [];
+  const onMessage = (message: unknown): void => {
+    const child = (message as { process?: ChildProcess }).process;
+    if (child !== undefined) {
+      seen.push(child);
     }
-    const c = h as Partial<ChildProcess>;
-    if (c.spawnfile === executable && typeof c.pid === 'number' && typeof c.ref === 'function') {
-      return h as ChildProcess;
-    }
+  };
+  subscribe('child_process', onMessage);
+  try {
+    const result = await start();
+    return { result, child: seen.find((c) => c.spawnfile === executable && typeof c.pid === 'number') };
+  } finally {
+    unsubscribe('child_process', onMessage);
   }
-  return undefined;
 }
 
 /**

@@ -36,6 +36,15 @@ describe('notebooks (headless, tslab kernel)', () => {
     }).catch((e: { stdout?: string; stderr?: string }) => {
       throw new TypeError(`notebooks failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     });
+    // The stored notebooks are those the generator writes, and carry the outputs of this fresh run
+    // (normalised: ports, temp paths, durations and PNG bytes masked). Regenerate: scripts/execute-notebooks.sh.
+    const py = process.env.INFERKIT_PYTHON ?? '/usr/bin/python3';
+    await run(py, ['scripts/build-notebooks.py', '--check']).catch((e: { stderr?: string }) => {
+      throw new TypeError(`stored notebooks differ from scripts/build-notebooks.py:\n${e.stderr ?? ''}`);
+    });
+    await run(py, ['scripts/notebook-outputs.py', 'check', out], { maxBuffer: 16 * 1024 * 1024 }).catch((e: { stderr?: string }) => {
+      throw new TypeError(e.stderr ?? 'stored notebook outputs are stale');
+    });
     const names = (await readdir('notebooks')).filter((f) => f.endsWith('.ipynb')).sort();
     expect(names).toHaveLength(6);
     expect(stdout.match(/^ok /gm)).toHaveLength(6);
@@ -53,6 +62,7 @@ describe('notebooks (headless, tslab kernel)', () => {
     const docs = fromYaml(await readFile('out/notebooks/manifests.yaml', 'utf8'));
     expect(docs.map((d) => d.metadata.name)).toEqual(['huggingface-bert', 'huggingface-bert-v2', 'chronos-forecast']);
     expect(await readFile('out/notebooks/gated-model.yaml', 'utf8')).toContain(TOKEN);
+    expect(texts(nbs.get('01-manifests.ipynb') as Notebook)).toContain('HF_TOKEN: <masked>');
     // 2: V1/V2 through the Host header, entities highlighted.
     const t2 = texts(nbs.get('02-token-classification.ipynb') as Notebook);
     expect(t2).toContain('Host: huggingface-bert.default.example.com');
@@ -78,6 +88,8 @@ describe('notebooks (headless, tslab kernel)', () => {
     }
     expect(drawn).toBeGreaterThan(1000);
     expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('completed: 12 forecasts, 0 failures');
+    expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('>q0.9</th>');
+    expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('288 rows × 8 columns');
     expect((await readFile('out/notebooks/forecasts.csv', 'utf8')).split('\n')[0]).toBe('id,timestamp,mean,q0.1,q0.25,q0.5,q0.75,q0.9');
     // 5: scores for the baselines and the model, two charts.
     const t5 = texts(nbs.get('05-backtest.ipynb') as Notebook);

@@ -1,13 +1,14 @@
 /**
  * The package.json a consumer's folder needs (README, "Use inferkit in your own notebook folder"):
  * npm applies `overrides` only from the root project, so inferkit's own overrides for danfojs-node do
- * not reach an install into someone else's folder; the consumer repeats them.
+ * not reach an install into someone else's folder; the consumer repeats them, pointing `xlsx` at the
+ * stub in inferkit's clone (`repo`; an absolute path: npm resolves a relative one from danfojs-node).
  */
-export function consumerPackageJson(): Record<string, unknown> {
+export function consumerPackageJson(repo: string): Record<string, unknown> {
   return {
     name: 'my-notebooks',
     private: true,
-    overrides: { xlsx: '0.18.5', '@tensorflow/tfjs-node': 'npm:@tensorflow/tfjs@3.21.0' },
+    overrides: { xlsx: `file:${repo}/stubs/xlsx`, '@tensorflow/tfjs-node': 'npm:@tensorflow/tfjs@3.21.0' },
   };
 }
 

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await mkdir(app);
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
-  await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(), null, 2));
+  await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(REPO), null, 2));
   await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', join(work, filename)], { cwd: app, env: ENV, maxBuffer: 64 * 1024 * 1024 });
 }, PACK_AND_INSTALL_TIMEOUT_MS);
 
@@ -51,6 +51,13 @@ describe('inferkit installed from its tarball into an empty folder', () => {
       await expect(readFile(join(app, 'node_modules/inferkit', file)), file).resolves.toBeTruthy();
     }
   });
+
+  it('gets the xlsx stub instead of SheetJS (advisories; inferkit reads no spreadsheets) and danfojs-node still loads', async () => {
+    const xlsx = JSON.parse(await readFile(join(app, 'node_modules/xlsx/package.json'), 'utf8')) as { version: string };
+    expect(xlsx.version).toBe('0.0.0-inferkit-stub');
+    const { stdout } = await run('node', ['-e', "const d = require('danfojs-node'); console.log(new d.DataFrame({ a: [1, 2] }).shape.join('x'))"], { cwd: app, env: ENV });
+    expect(stdout.trim()).toBe('2x1');
+  }, 60_000);
 
   it('npx inferkit --version prints the package version', async () => {
     const { stdout } = await npx(['--version']);

@@ -2,7 +2,9 @@ import { tokenClassificationFiles } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import { resolveModel } from '../../hub/resolve-model.js';
 import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
+import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
+import { builtinModels } from '../builtin-models.js';
 import { createSession, type OrtSession, type SessionOptions } from '../ort.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema } from './model-files.js';
@@ -48,7 +50,9 @@ export type TokenClassifierSource = string | Pick<ResolvedModel, 'dir'> & Partia
 /**
  * Loads a token-classification model (config.json `id2label`, tokenizer.json or vocab.txt,
  * onnx/model.onnx or model.onnx, or with `quantized` onnx/model_quantized.onnx) into one ONNX Runtime session and one tokenizer. A hub id is
- * resolved with `resolveModel` (needs `cacheDir`; e.g. spread `hubOptionsFromEnv()`).
+ * resolved with `resolveModel` into `cacheDir` (default: the one model cache, `INFERKIT_CACHE`; spread
+ * `hubOptionsFromEnv()` for the token and offline mode too). `inferkit/ner-fixture` is the built-in offline
+ * fixture the server also knows, generated into that cache on first use (cased with `disableLowerCase: true`).
  * Errors: `model_load_failed` (files missing or unreadable, unexpected graph), `config` (bad options, cuda absent), hub errors.
  */
 export async function loadTokenClassifier(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<TokenClassifier> {
@@ -93,16 +97,18 @@ async function locate(source: TokenClassifierSource, options: TokenClassifierOpt
   if (typeof source !== 'string') {
     return source;
   }
+  const o = options;
+  const cacheDir = o.cacheDir ?? envCacheDir();
+  const builtin = await builtinModels(cacheDir)(source, o.disableLowerCase === true);
+  if (builtin !== undefined) {
+    return { dir: builtin };
+  }
   const ref = parseModelRef(source);
   if (ref.kind === 'local') {
     return { dir: ref.path };
   }
-  const o = options;
-  if (o.cacheDir === undefined) {
-    throw new InferkitError('config', `Loading "${source}" from the hub needs a cacheDir (e.g. spread hubOptionsFromEnv() into the options)`);
-  }
   const hub: ResolveModelOptions = {
-    cacheDir: o.cacheDir,
+    cacheDir,
     files: tokenClassificationFiles({ quantized: o.quantized ?? false }),
     ...{ revision: o.revision, accessToken: o.accessToken, hubUrl: o.hubUrl, offline: o.offline },
     ...{ onProgress: o.onProgress, fetch: o.fetch, signal: o.signal, retries: o.retries },

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const PY = '/usr/bin/python3';
+
+interface Cell {
+  cell_type: string;
+  id: string;
+  outputs?: Array<{ output_type: string; text?: string | string[]; data?: Record<string, unknown> }>;
+}
+
+/** Runs `notebook-outputs.py check` against `dir` as if it held a fresh run; exit code and stderr. */
+async function check(dir: string): Promise<{ code: number; stderr: string }> {
+  return run(PY, ['scripts/notebook-outputs.py', 'check', dir]).then(
+    () => ({ code: 0, stderr: '' }),
+    (e: { code?: number; stderr?: string }) => ({ code: e.code ?? -1, stderr: e.stderr ?? '' }),
+  );
+}
+
+describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs.py)', () => {
+  it('match their generator and carry outputs in every notebook', async () => {
+    const { stdout } = await run(PY, ['scripts/build-notebooks.py', '--check']);
+    expect(stdout).toContain('notebooks match their sources');
+    const nb = JSON.parse(await readFile('notebooks/04-batch-forecast.ipynb', 'utf8')) as { cells: Cell[] };
+    const kinds = nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => Object.keys(o.data ?? {}));
+    expect(kinds).toContain('image/png');
+    expect(kinds).toContain('text/html');
+  });
+
+  it('compare outputs with volatile parts masked (here a port), and fail on any other change', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));
+    await cp('notebooks', fresh, { recursive: true });
+    expect((await check(fresh)).code).toBe(0);
+
+    const file = join(fresh, '03-forecast-request.ipynb');
+    const nb = JSON.parse(await readFile(file, 'utf8')) as { cells: Cell[] };
+    const textOf = (c: Cell): string => (c.outputs ?? []).map((o) => (Array.isArray(o.text) ? o.text.join('') : (o.text ?? ''))).join('');
+    const errorCell = nb.cells.find((c) => textOf(c).includes('http://127.0.0.1:'));
+    const answerCell = nb.cells.find((c) => textOf(c).includes('quantile keys'));
+    if (errorCell?.outputs === undefined || answerCell?.outputs === undefined) {
+      throw new TypeError('03-forecast-request.ipynb lacks the expected outputs');
+    }
+    // Another port: the same outputs.
+    errorCell.outputs = errorCell.outputs.map((o) => ({ ...o, text: textOf({ ...errorCell, outputs: [o] }).replace(/127\.0\.0\.1:\d+/, '127.0.0.1:1') }));
+    await writeFile(file, JSON.stringify(nb));
+    expect((await check(fresh)).code).toBe(0);
+
+    // A changed answer is stale.
+    answerCell.outputs = answerCell.outputs.map((o) => ({ ...o, text: textOf({ ...answerCell, outputs: [o] }).replace('0.1, 0.5, 0.9', '0.1, 0.5, 0.95') }));
+    await writeFile(file, JSON.stringify(nb));
+    const stale = await check(fresh);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(`03-forecast-request.ipynb cell ${answerCell.id}`);
+
+    // A cell that prints something in a fresh run but carries no output in notebooks/ is stale too.
+    const empty = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));
+    await cp('notebooks', empty, { recursive: true });
+    const nb1 = JSON.parse(await readFile(join(empty, '01-manifests.ipynb'), 'utf8')) as { cells: Cell[] };
+    nb1.cells.find((c) => (c.outputs ?? []).length > 0)?.outputs?.push({ output_type: 'stream', text: 'new line\n' });
+    await writeFile(join(empty, '01-manifests.ipynb'), JSON.stringify(nb1));
+    expect((await check(empty)).code).toBe(1);
+  });
+});
