@@ -38,7 +38,8 @@ let unbatched: RunningServer;
 beforeAll(async () => {
   dir = await nerFixtureDir();
   const manifests = [isvc('bert'), isvc('bert-v2', { modelName: 'bert2', v2: true })];
-  batched = await serve(manifests, { loaders: counting, port: 0, maxBatchSize: 32, maxWaitMs: 20 });
+  // waitWhenIdle: merging must not depend on how fast this machine answers the first request.
+  batched = await serve(manifests, { loaders: counting, port: 0, maxBatchSize: 32, maxWaitMs: 20, waitWhenIdle: true });
   unbatched = await serve(manifests, { loaders: counting, port: 0, maxWaitMs: 0 });
   await Promise.all([batched.loaded(), unbatched.loaded()]);
 });
