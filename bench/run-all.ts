@@ -27,6 +27,25 @@ const BENCHES: BenchEntry[] = [
   { name: 'token-classification', title: 'Token classification in the kernel (raw ORT vs inferkit vs transformers.js)', file: 'token-classification', exports: ['runTokenClassificationBench'] },
   { name: 'forecast', title: 'Forecast in the kernel (raw ORT vs inferkit)', file: 'forecast', exports: ['runForecastBench'], adapter: FORECAST_ADAPTER },
   { name: 'accuracy', title: 'Forecast accuracy of the baselines (rolling-origin backtest)', file: 'accuracy', exports: ['runAccuracyBench'], adapter: ACCURACY_ADAPTER },
+  // Cost of the pipeline's all-quantile rollout beyond the native horizon vs the median path.
+  {
+    name: 'rollout',
+    title: 'Chronos-Bolt rollout beyond the native horizon: all quantile paths (default) vs median path',
+    file: 'rollout',
+    exports: ['runRolloutBench'],
+    adapter: {
+      calls: (o) => [{ threads: o.threads, ...(o.quick ? { series: 16, repeats: 1 } : {}) }],
+      render: (rows) =>
+        (rows as Array<{ horizon: number; rows: Record<string, number>; seconds: Record<string, number> }>).map((r) => ({
+          horizon: r.horizon,
+          'model rows (quantiles)': r.rows.quantiles,
+          'model rows (median)': r.rows.median,
+          's (quantiles)': r.seconds.quantiles,
+          's (median)': r.seconds.median,
+          'quantiles / median time': r.seconds.median > 0 ? `${(r.seconds.quantiles / r.seconds.median).toFixed(2)}×` : '',
+        })),
+    },
+  },
   { name: 'ets-speed', title: 'AutoETS fit speed (1,000 monthly series, one core; target < 10 s)', file: 'ets-speed', exports: ['runEtsSpeedBench'] },
   { name: 'server', title: 'Server V1/V2/forecast vs in-kernel, at several concurrencies', file: 'server', exports: ['runServerBench'] },
   // Always all the CPUs the process may use (the point of this one), whatever --threads says.
