@@ -145,7 +145,9 @@ function generate(): string {
   ].join('\n');
 }
 
-const md = `${generate().trim()}\n`;
+// Types from other modules print as import("<absolute path>").Name: keep the name only, so the
+// output does not depend on where the checkout lives.
+const md = `${generate().trim().replace(/import\("[^"]*"\)\./g, '')}\n`;
 if (process.argv.includes('--check')) {
   const current = (() => {
     try {

@@ -109,6 +109,9 @@ describe('TokenClassifier', () => {
       code: 'model_load_failed',
       message: expect.stringContaining('config.json'),
     });
-    await expect(loadTokenClassifier('org/model', { modelName: 'x' })).rejects.toMatchObject({ code: 'config' });
+    // A hub id with the hub out of reach (nothing listens on port 9): a network error naming the hub, nothing cached.
+    await expect(
+      loadTokenClassifier('org/model', { modelName: 'x', hubUrl: 'http://127.0.0.1:9', cacheDir: join(root, 'empty-cache'), retries: 0 }),
+    ).rejects.toMatchObject({ code: 'network', message: expect.stringContaining('127.0.0.1:9') });
   });
 });
