@@ -50,7 +50,7 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         if (entry.task !== 'time_series_forecast') {
           throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task ?? 'unknown'})`, { param: 'model' });
         }
-        ensureReady(entry);
+        ensureReady(entry, reply);
         ctx.queue?.admit(entry.name, reply);
         if (entry.model?.task !== 'time_series_forecast') {
           throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
