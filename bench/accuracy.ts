@@ -5,8 +5,6 @@
  * coverage 0.75–0.85), and MSTL (periods 48 and 336) against seasonal naive (season 336) on the
  * half-hourly `taylor` electricity demand. Run: `npx tsx bench/accuracy.ts`.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frequency } from '../src/contract/enums.js';
 import { loadDataset, type DatasetSeries } from '../src/eval/datasets.js';
@@ -40,12 +38,6 @@ function models(): ForecastModel[] {
 }
 
 /** Reads `datasets/taylor.csv` (half-hourly, `timestamp,value`) as one series. */
-async function loadTaylor(root: string): Promise<EvalSeries> {
-  const text = await readFile(join(root, 'datasets', 'taylor.csv'), 'utf8');
-  const values = text.trim().split(/\r?\n/).slice(1).map((l) => Number(l.split(',')[1]));
-  return { name: 'taylor', values, frequency: '30min' };
-}
-
 async function timed(model: ForecastModel, series: readonly EvalSeries[], options: Parameters<typeof evaluate>[2]): Promise<[Evaluation, number]> {
   const t0 = performance.now();
   const e = await evaluate(model, series, options);
@@ -81,7 +73,7 @@ export async function runAccuracyBench(options: { root?: string; folds?: number 
     const c = classic;
     rows.push({ group: 'classic, all', series: c.n, horizon: '12/8/6', model: model.name, mase: c.mase / c.n, wql: c.wql / c.n, coverage: c.inside / c.present, seconds: c.seconds });
   }
-  const taylor = [await loadTaylor(options.root ?? process.cwd())];
+  const taylor: EvalSeries[] = (await loadDataset('taylor', options)).map((s) => ({ name: s.name, values: s.values, frequency: s.frequency }));
   const halfHourly: ForecastModel[] = [
     seasonalNaive({ season: 48, name: 'seasonal-naive (48)' }),
     seasonalNaive({ season: 336, name: 'seasonal-naive (336)' }),

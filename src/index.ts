@@ -169,9 +169,11 @@ export type {
   ApplyOptions,
   ApplyResult,
   ClusterOptions,
+  GetOptions,
   ListOptions,
   NamespaceOptions,
   RemoteForOptions,
+  SecretsOptions,
   WaitOptions,
   WaitProgressEvent,
 } from './cluster/cluster-types.js';

@@ -48,7 +48,7 @@ export interface WaitProgressEvent {
 }
 
 /** Options of `waitReady`. */
-export interface WaitOptions {
+export interface WaitOptions extends SecretsOptions {
   /** Give up after this many milliseconds (`timeout` error). @default 600000 (10 min) */
   timeoutMs?: number;
   /** Called with each change of the conditions. */
@@ -65,8 +65,22 @@ export interface NamespaceOptions {
   namespace?: string;
 }
 
+/** Whether credentials come back in the InferenceServices that `get`, `list` and `waitReady` return. */
+export interface SecretsOptions {
+  /**
+   * `'mask'`: env values of secret-named vars (`HF_TOKEN`, `…_API_KEY`, `…PASSWORD…`; see
+   * `isSecretEnvName`) written in clear, and the values of secret-named `args`/`command` flags
+   * (`--hf_token=…`), are replaced by `***` in the returned copy; `'show'`: returned as stored.
+   * @default 'mask'
+   */
+  secrets?: 'mask' | 'show';
+}
+
+/** Options of `get`. */
+export interface GetOptions extends NamespaceOptions, SecretsOptions {}
+
 /** Options of `list`. */
-export interface ListOptions extends NamespaceOptions {
+export interface ListOptions extends NamespaceOptions, SecretsOptions {
   /** Every namespace (`-A`). @default false */
   allNamespaces?: boolean;
 }

@@ -4,14 +4,17 @@ import { envIngress, envKubeconfig } from '../config.js';
 import { InferenceServiceSchema, SecretSchema, type InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import type { ManifestDocument } from '../manifest/manifest-yaml.js';
+import { maskManifestSecrets } from '../manifest/secret-env.js';
 import { parseManifest } from '../manifest/validate-manifest.js';
 import type {
   ApplyOptions,
   ApplyResult,
   ClusterOptions,
+  GetOptions,
   ListOptions,
   NamespaceOptions,
   RemoteForOptions,
+  SecretsOptions,
   WaitOptions,
 } from './cluster-types.js';
 import { toKubeError } from './kube-error.js';
@@ -54,11 +57,17 @@ export interface Cluster {
    * Idempotent: a second apply of the same documents reports `unchanged` and changes nothing.
    */
   apply(docs: string | readonly ManifestDocument[], options?: ApplyOptions): Promise<ApplyResult[]>;
-  /** One InferenceService (live status included); `model_not_found` error when absent. */
-  get(name: string, options?: NamespaceOptions): Promise<InferenceService>;
-  /** InferenceServices of the namespace, or of every namespace. */
+  /**
+   * One InferenceService (live status included); `model_not_found` error when absent. Credentials
+   * written in clear are masked (`***`) unless `{ secrets: 'show' }`.
+   */
+  get(name: string, options?: GetOptions): Promise<InferenceService>;
+  /** InferenceServices of the namespace, or of every namespace; credentials masked unless `{ secrets: 'show' }`. */
   list(options?: ListOptions): Promise<InferenceService[]>;
-  /** Watches a service until `Ready` is True; rejects with the failing condition's reason and message. */
+  /**
+   * Watches a service until `Ready` is True; rejects with the failing condition's reason and message.
+   * Credentials in the returned service are masked unless `{ secrets: 'show' }`.
+   */
   waitReady(name: string, options?: WaitOptions): Promise<InferenceService>;
   /** Deletes an InferenceService by name, or every object of the given documents; returns `kind/name` lines. */
   delete(target: string | readonly ManifestDocument[], options?: NamespaceOptions & { dryRun?: boolean }): Promise<string[]>;
@@ -81,6 +90,11 @@ function toService(o: unknown, what: string): InferenceService {
     throw new InferkitError('http_error', `${what}: the API server returned an object that is not an InferenceService: ${r.error.issues[0]?.message ?? ''}`);
   }
   return r.data;
+}
+
+/** The copy a caller sees: credentials masked unless `secrets: 'show'`. */
+function shown<T>(value: T, o: SecretsOptions | undefined): T {
+  return o?.secrets === 'show' ? value : maskManifestSecrets(value);
 }
 
 function userPart(o: Record<string, unknown>): string {
@@ -159,14 +173,14 @@ export function cluster(options: ClusterOptions = {}): Cluster {
       return out;
     },
     async get(name, o) {
-      return read(name, await nsOf(o));
+      return shown(await read(name, await nsOf(o)), o);
     },
     async list(o = {}) {
       const { t, api } = await objectApi();
       const namespace = o.allNamespaces ? undefined : await nsOf(o);
       try {
         const res = await api.list(ISVC_API, 'InferenceService', namespace);
-        return (res.items ?? []).map((i) => toService(i, 'list inferenceservices'));
+        return shown((res.items ?? []).map((i) => toService(i, 'list inferenceservices')), o);
       } catch (e) {
         throw toKubeError(e, `list inferenceservices${namespace ? ` -n ${namespace}` : ' -A'}`, t.server);
       }
@@ -174,7 +188,7 @@ export function cluster(options: ClusterOptions = {}): Cluster {
     async waitReady(name, o = {}) {
       const namespace = await nsOf(o);
       await read(name, namespace); // a missing service is a 404 now, not a watch that never fires
-      return waitForReady(await connect(), name, namespace, o);
+      return shown(await waitForReady(await connect(), name, namespace, o), o);
     },
     async delete(targetDocs, o = {}) {
       const { t, api } = await objectApi();

@@ -102,16 +102,42 @@ export const ForecastRolloutSchema = z.enum(['quantiles', 'median'], { message: 
 /** A rollout mode. */
 export type ForecastRollout = z.output<typeof ForecastRolloutSchema>;
 
-/** Forecast options: `horizon` steps, optional quantile levels in (0, 1), optional `rollout`. Extra fields are kept. */
+/**
+ * Forecast options: `horizon` steps, optional quantile levels in (0, 1), optional interval `level`s
+ * in percent (inferkit extension, statsforecast's `level`: 80 → quantiles 0.1 and 0.9, see
+ * {@link forecastQuantileLevels}), optional `rollout`. Extra fields are kept.
+ */
 export const ForecastOptionsSchema = z.looseObject({
   horizon: z.number().int('expected an integer horizon').positive('expected a positive horizon'),
   quantiles: z
     .array(z.number().gt(0, 'expected a quantile level in (0, 1)').lt(1, 'expected a quantile level in (0, 1)'))
     .optional(),
+  level: z
+    .array(z.number().gt(0, 'expected a level in percent in (0, 100)').lt(100, 'expected a level in percent in (0, 100)'))
+    .optional(),
   rollout: ForecastRolloutSchema.optional(),
 });
 /** Validated forecast options. */
 export type ForecastOptions = z.output<typeof ForecastOptionsSchema>;
+
+/** The two quantile levels of a central interval of `level` percent: 80 → [0.1, 0.9], 95 → [0.025, 0.975]. */
+export function intervalQuantiles(level: number): [number, number] {
+  const lo = Number(((100 - level) / 200).toFixed(12));
+  return [lo, Number((1 - lo).toFixed(12))];
+}
+
+/**
+ * The quantile levels a forecast answers under `quantiles`: `options.quantiles` as given when there
+ * is no `level`; else those and both ends of each level's interval, distinct and ascending;
+ * undefined when neither is asked for.
+ */
+export function forecastQuantileLevels(options: Pick<ForecastOptions, 'quantiles' | 'level'>): number[] | undefined {
+  if (options.level === undefined) {
+    return options.quantiles;
+  }
+  const all = [...(options.quantiles ?? []), ...options.level.flatMap(intervalQuantiles)];
+  return [...new Set(all)].sort((a, b) => a - b);
+}
 
 /** Arbitrary user metadata (request tracking), echoed back. */
 export const MetadataSchema = z.record(z.string(), z.unknown());

@@ -1,5 +1,5 @@
 import type { DataFrame } from 'danfojs-node';
-import type { ApiError, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
+import { intervalQuantiles, type ApiError, type TimeSeriesForecast, type TimeSeriesInput, type Usage } from '../contract/forecast.js';
 import { ValidationError } from '../errors.js';
 import { isDataFrame, type FrameLike, type Row } from './columns.js';
 import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
@@ -90,8 +90,7 @@ export function levelQuantiles(levels: readonly number[]): number[] {
     if (!(typeof l === 'number' && l > 0 && l < 100)) {
       throw new ValidationError([{ path: `level[${i}]`, message: `expected a level in percent in (0, 100), got ${JSON.stringify(l)}` }]);
     }
-    const lo = Number(((100 - l) / 200).toFixed(12));
-    return [lo, Number((1 - lo).toFixed(12))];
+    return intervalQuantiles(l);
   });
 }
 

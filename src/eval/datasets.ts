@@ -5,7 +5,7 @@ import { InferkitError } from '../errors.js';
 import { inferkitPackageRoot } from '../package-root.js';
 
 /** Data sets shipped in `datasets/` (see its README for source and licence). */
-export const DATASET_NAMES = ['classic_series', 'eu_stock_markets'] as const;
+export const DATASET_NAMES = ['classic_series', 'eu_stock_markets', 'taylor'] as const;
 /** Name of a shipped data set. */
 export type DatasetName = (typeof DATASET_NAMES)[number];
 
@@ -28,8 +28,9 @@ export interface LoadDatasetOptions {
 
 /**
  * Reads a shipped data set from `<root>/datasets/<name>.csv`: `classic_series` (long format
- * `id,timestamp,value`, 12 series) or `eu_stock_markets` (wide, 4 daily series). Plain CSV
- * parsing (no quoting), empty cells are missing values.
+ * `id,timestamp,value`, 12 series), `eu_stock_markets` (wide, 4 daily series) or `taylor`
+ * (`timestamp,value`: one half-hourly series, `30min`, 4,032 values of electricity demand). Plain
+ * CSV parsing (no quoting), empty cells are missing values.
  */
 export async function loadDataset(name: DatasetName, options: LoadDatasetOptions = {}): Promise<DatasetSeries[]> {
   if (!(DATASET_NAMES as readonly string[]).includes(name)) {
@@ -48,7 +49,9 @@ export async function loadDataset(name: DatasetName, options: LoadDatasetOptions
     return rows[0].slice(1).map((col, j) => ({ name: col, frequency: 'day' as const, values: body.map((r) => cell(r[j + 1])) }));
   }
   const groups = new Map<string, { stamps: string[]; values: Array<number | null> }>();
-  for (const [id, stamp, value] of body) {
+  // taylor is one series without an id column.
+  const long = name === 'taylor' ? body.map((r) => [name, ...r]) : body;
+  for (const [id, stamp, value] of long) {
     const g = groups.get(id) ?? { stamps: [], values: [] };
     g.stamps.push(stamp);
     g.values.push(cell(value));

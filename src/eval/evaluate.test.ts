@@ -47,4 +47,12 @@ describe('loadDataset', () => {
     expect(eu[0].values.slice(0, 2)).toEqual([1628.75, 1613.63]);
     await expect(loadDataset('classic_series', { root: '/nonexistent' })).rejects.toMatchObject({ code: 'config' });
   });
+
+  it('reads taylor as one half-hourly series (30min, 4032 values from 2000-06-05)', async () => {
+    const [taylor, ...rest] = await loadDataset('taylor');
+    expect(rest).toEqual([]);
+    expect(taylor).toMatchObject({ name: 'taylor', frequency: '30min', start: '2000-06-05T00:00:00Z' });
+    expect(taylor?.values).toHaveLength(4032);
+    expect(taylor?.values.slice(0, 2)).toEqual([22262, 21756]);
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ForecastRequestSchema, type ForecastResponse } from '../contract/forecast.js';
 import { parseContract } from '../contract/parse.js';
 import { InferkitError } from '../errors.js';
+import { echoFrequencies } from '../protocol/forecast/echo-frequencies.js';
 import { errorResponse } from '../protocol/forecast/error-response.js';
 import { disconnectSignal } from './guard-abort.js';
 import { redactForecastError } from './redact-paths.js';
@@ -15,24 +16,6 @@ export const FORECAST_PATH = '/v1/timeseries/forecast';
 export function requestedModel(body: unknown): string {
   const m = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
   return typeof m === 'string' ? m : '';
-}
-
-/**
- * Writes each output's `frequency` back as the caller spelled it (`"M"` stays `"M"`), as KServe
- * does; the forecast itself ran on the normalised name. Outputs are in input order.
- */
-export function echoFrequencies(response: ForecastResponse, body: unknown): ForecastResponse {
-  const inputs = (body as { inputs?: unknown }).inputs;
-  if (!Array.isArray(inputs)) {
-    return response;
-  }
-  response.outputs.forEach((output, i) => {
-    const sent = (inputs[i] as { frequency?: unknown } | undefined)?.frequency;
-    if (typeof sent === 'string') {
-      output.content.forEach((c) => (c.frequency = sent));
-    }
-  });
-  return response;
 }
 
 /**
@@ -50,11 +33,12 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         if (entry.task !== 'time_series_forecast') {
           throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task ?? 'unknown'})`, { param: 'model' });
         }
-        ensureReady(entry);
+        ensureReady(entry, reply);
         ctx.queue?.admit(entry.name, reply);
         if (entry.model?.task !== 'time_series_forecast') {
           throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
         }
+        // A loader's own forecaster may answer canonical names: frequencies are echoed as sent here too.
         return echoFrequencies(await entry.model.forecaster.forecast(parsed, { signal: disconnectSignal(reply) }), request.body);
       } catch (e) {
         reply.code(toErrorResponse(e).status);

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { InferkitError } from '../errors.js';
+import { BUSY_RETRY_AFTER_S, setRetryAfter } from './retry-after.js';
 
 /**
  * Bounds the bytes of request bodies being received by all requests together, so that many
@@ -15,7 +16,7 @@ export function installBodyBudget(app: FastifyInstance, maxBytes: number): void 
   let reserved = 0;
   const take = (reply: FastifyReply, bytes: number): void => {
     if (reserved > 0 && reserved + bytes > maxBytes) {
-      reply.header('retry-after', '1');
+      setRetryAfter(reply, BUSY_RETRY_AFTER_S);
       reply.header('connection', 'close');
       throw new InferkitError('model_not_ready', `the server is receiving too many request bodies at once (${bytes} bytes more would pass the limit of ${maxBytes}); retry shortly`);
     }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { InferkitError } from '../errors.js';
+import { BUSY_RETRY_AFTER_S, setRetryAfter } from './retry-after.js';
 
 /** Connection and request limits of the server (see `src/server/README.md`). */
 export interface ServerLimits {
@@ -76,7 +77,7 @@ export class ModelQueue {
   admit(model: string, reply: FastifyReply): void {
     const n = this.held.get(model) ?? 0;
     if (n >= this.limit) {
-      reply.header('retry-after', '1');
+      setRetryAfter(reply, BUSY_RETRY_AFTER_S);
       throw new InferkitError('model_not_ready', `model "${model}" is busy: ${n} requests are queued (limit ${this.limit}); retry later`);
     }
     this.held.set(model, n + 1);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseContract } from '../contract/parse.js';
 import { V1PredictRequestSchema, type V1ModelStatus, type V1PredictResponse } from '../contract/v1.js';
 import { V2InferRequestSchema, type V2InferResponse, type V2ModelMetadata, type V2ModelReady } from '../contract/v2.js';
@@ -19,11 +19,11 @@ function nameParam(request: FastifyRequest): string {
  * The token runner of a token-classification model. Like KServe's Hugging Face runtime, every
  * token-classification model answers both V1 `:predict` and V2 `/infer`, whatever `protocolVersion`.
  */
-function tokenRunner(entry: ModelEntry): TokenRunner {
+function tokenRunner(entry: ModelEntry, reply: FastifyReply): TokenRunner {
   if (entry.task === 'time_series_forecast') {
     throw new InferkitError('model_not_found', `model "${entry.name}" is a forecasting model: POST /v1/timeseries/forecast with "model": "${entry.name}"`);
   }
-  ensureReady(entry);
+  ensureReady(entry, reply);
   if (entry.tokens === undefined) {
     throw new InferkitError('internal', `model "${entry.name}" has no runner`);
   }
@@ -76,7 +76,7 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
         throw new InferkitError('method_not_allowed', `POST /v1/models/${raw} is not a route; predict with POST /v1/models/${raw}:predict`);
       }
       const entry = findModel(ctx, request, raw.slice(0, -PREDICT.length));
-      const runner = tokenRunner(entry);
+      const runner = tokenRunner(entry, reply);
       ctx.queue?.admit(entry.name, reply);
       return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'), disconnectSignal(reply));
     },
@@ -85,16 +85,16 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
   route(app, '/v2/models/:name/infer', {
     POST: async (request, reply): Promise<V2InferResponse> => {
       const entry = findModel(ctx, request, nameParam(request));
-      const runner = tokenRunner(entry);
+      const runner = tokenRunner(entry, reply);
       ctx.queue?.admit(entry.name, reply);
       return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'), disconnectSignal(reply));
     },
   });
 
   route(app, '/v2/models/:name', {
-    GET: async (request): Promise<V2ModelMetadata> => {
+    GET: async (request, reply): Promise<V2ModelMetadata> => {
       const entry = findModel(ctx, request, nameParam(request));
-      ensureReady(entry);
+      ensureReady(entry, reply);
       const model = entry.model;
       if (model?.task === 'token_classification') {
         return model.predictor.metadata();

@@ -1,4 +1,5 @@
 import type { ForecastResponse } from '../contract/forecast.js';
+import { clipQuoted, clipText } from './clip-echo.js';
 
 /**
  * An absolute POSIX path with at least one folder, not part of a URL (`https://host/a/b` is kept)
@@ -17,10 +18,16 @@ export function redactPaths(message: string): string {
   return message.replace(POSIX_PATH, '…/$1').replace(WINDOWS_PATH, '…\\$1');
 }
 
-/** A forecast error body with file paths cut out of its top-level message. */
+/**
+ * A forecast error body with file paths cut out of its top-level message, and quoted input in the
+ * message and the echoed `model` cut at 200 characters (`clip-echo.ts`).
+ */
 export function redactForecastError(body: ForecastResponse): ForecastResponse {
   if (body.error) {
-    body.error = { ...body.error, message: redactPaths(body.error.message) };
+    body.error = { ...body.error, message: clipQuoted(redactPaths(body.error.message)) };
+  }
+  if (typeof body.model === 'string') {
+    body.model = clipText(body.model);
   }
   return body;
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clipText } from './clip-echo.js';
 
 /** Longest body excerpt a request log line carries. */
 export const LOG_BODY_CHARS = 200;
@@ -14,8 +15,8 @@ export function requestLogLine(request: FastifyRequest, reply: FastifyReply, mod
   return JSON.stringify({
     time: new Date().toISOString(),
     method: request.method,
-    path: request.url.split('?')[0],
-    host: request.headers.host,
+    path: clipText(request.url.split('?')[0] ?? ''),
+    host: request.headers.host === undefined ? undefined : clipText(request.headers.host),
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 10) / 10,
     model: model || undefined,

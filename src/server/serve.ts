@@ -8,6 +8,7 @@ import { defaultLoaders } from './default-loaders.js';
 import type { ModelLoaders } from './model-loader.js';
 import type { InferenceOptions, InferencePlan } from './inference-plan.js';
 import { ModelRegistry, type ModelState } from './model-registry.js';
+import { rejectionLogLine, RejectedRequests } from './rejected-requests.js';
 import { requestLogLine } from './request-log.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
@@ -18,6 +19,7 @@ import { installBodyBudget } from './guard-body-budget.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
+import { clipText } from './clip-echo.js';
 import { clientErrorReply, errorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './error-reply.js';
 import { DEFAULT_LOAD_RETRY, resolveLoadRetry, type LoadRetry } from './load-retry.js';
 import { installGracefulClose } from './graceful-close.js';
@@ -121,6 +123,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     }
   }
   const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel) };
+  const rejected = new RejectedRequests(metrics, options.logRequests ? (options.log ?? stderrLine) : undefined);
   const app = Fastify({
     logger: false,
     bodyLimit,
@@ -133,14 +136,14 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     http: { connectionsCheckingInterval: checkingInterval(limits), headersTimeout: limits.headersTimeoutMs, requireHostHeader: false },
     // KServe model names may be long (DNS labels, hub ids); the default 100 made them unreachable.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: frameworkErrorReply,
-    clientErrorHandler: clientErrorReply,
+    frameworkErrors: (e, request, reply) => frameworkErrorReply(e, request, reply, (r) => rejected.observe(r)),
+    clientErrorHandler: (e, socket) => clientErrorReply(e, socket, (r, s) => rejected.observe(r, s)),
   });
   applyServerLimits(app.server, limits);
   const close = installGracefulClose(app, limits.shutdownTimeoutMs, () => registry.close());
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
-  installHooks(app, ctx, options);
+  installHooks(app, ctx, options, rejected);
   if (options.apiKey !== undefined) {
     installApiKey(app, options.apiKey);
   }
@@ -150,7 +153,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
-    return { error: `no route ${request.method} ${request.url.split('?')[0]}` };
+    return { error: `no route ${request.method} ${clipText(request.url.split('?')[0] ?? '')}` };
   });
   registerInfoRoutes(app, ctx);
   registerInferenceRoutes(app, ctx);
@@ -206,16 +209,28 @@ function installJsonParser(app: FastifyInstance, maxDepth: number): void {
   });
 }
 
-function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOptions): void {
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+function stderrLine(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOptions, rejected: RejectedRequests): void {
+  const log = options.log ?? stderrLine;
   app.addHook('onRequest', async (request, reply) => {
     const route = routeLabel(request);
     ctx.metrics.inFlight.inc({ route });
+    rejected.track(request, reply);
     // 'close' fires once whether the response was written or the client went away.
     reply.raw.once('close', () => {
       ctx.metrics.inFlight.dec({ route });
-      if (wasAborted(reply)) {
-        ctx.metrics.requests.inc({ model: ctx.modelOf.get(request) ?? '', route, status: 'aborted' });
+      if (!wasAborted(reply)) {
+        return;
+      }
+      const model = ctx.modelOf.get(request) ?? '';
+      // Node answered 408 itself (a body not received in time): a timeout, not a client abort.
+      const timedOut = rejected.timedOutRequest(request);
+      ctx.metrics.requests.inc({ model, route, status: timedOut ? '408' : 'aborted' });
+      if (timedOut && options.logRequests) {
+        log(rejectionLogLine({ status: 408, reason: 'ERR_HTTP_REQUEST_TIMEOUT', method: request.method, path: request.url }));
       }
     });
   });

@@ -3,6 +3,7 @@ import { InferkitError } from '../errors.js';
 import { resolveHostScope, type HostScope } from './host-routing.js';
 import type { ModelEntry, ModelRegistry } from './model-registry.js';
 import type { ModelQueue } from './guard-limits.js';
+import { LOADING_RETRY_AFTER_S, secondsUntil, setRetryAfter } from './retry-after.js';
 import type { ServerMetrics } from './server-metrics.js';
 
 /** What every route module needs. */
@@ -33,13 +34,21 @@ export function findModel(ctx: ServerContext, request: FastifyRequest, name: str
   return entry;
 }
 
-/** Throws `model_not_ready` (503) while the model loads or after it failed to load. */
-export function ensureReady(entry: ModelEntry): void {
+/**
+ * Throws `model_not_ready` (503) while the model loads or after it failed to load. With `reply`,
+ * sets `Retry-After`: a second while loading, the seconds until the next attempt while a failed
+ * load waits for its retry, none once the load failed for good.
+ */
+export function ensureReady(entry: ModelEntry, reply?: FastifyReply): void {
   if (entry.phase === 'loading') {
+    setRetryAfter(reply, LOADING_RETRY_AFTER_S);
     throw new InferkitError('model_not_ready', `model "${entry.name}" is loading; retry shortly`);
   }
   if (entry.phase === 'failed') {
     const retry = entry.retry ? `; retry ${entry.retry.attempt} of ${entry.retry.of} at ${entry.retry.at}` : '';
+    if (entry.retry) {
+      setRetryAfter(reply, secondsUntil(entry.retry.at));
+    }
     throw new InferkitError('model_not_ready', `model "${entry.name}" failed to load: ${entry.reason ?? 'unknown reason'}${retry}`);
   }
 }

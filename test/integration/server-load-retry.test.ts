@@ -54,6 +54,10 @@ describe('failed loads are retried with bounded exponential backoff and reported
     const infer = await http(server.url, '/v2/models/flaky/infer', { body: v2('paris') });
     expect(infer.status).toBe(503);
     expect((infer.json() as { error: string }).error).toMatch(/failed to load: hub unreachable \(attempt 1\); retry 2 of 3 at \d{4}-/);
+    // Whole seconds until the next attempt, at least 1 (the retry is 100 ms away or already due).
+    expect(infer.headers['retry-after']).toBe('1');
+    const meta = await http(server.url, '/v2/models/flaky');
+    expect([meta.status, meta.headers['retry-after']]).toEqual([503, '1']);
     release.resolve();
   });
 
@@ -72,6 +76,10 @@ describe('failed loads are retried with bounded exponential backoff and reported
     expect(gaps[1]).toBeGreaterThanOrEqual(145);
     expect(calls.gated).toHaveLength(1);
     expect((await http(server.url, '/v2/models/flaky/infer', { body: v2('paris') })).status).toBe(200);
+    // A failure with no attempt left: 503 without Retry-After (waiting would not help).
+    const down = await http(server.url, '/v2/models/down/infer', { body: v2('paris') });
+    expect(down.status).toBe(503);
+    expect(down.headers['retry-after']).toBeUndefined();
   });
 
   it('is reported in the log and the metrics', async () => {

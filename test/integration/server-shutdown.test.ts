@@ -90,6 +90,7 @@ describe('graceful shutdown', () => {
     expect(await late.ended).toBe('end');
     expect(late.text()).toMatch(/^HTTP\/1\.1 503 /);
     expect(late.text()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(late.text()).toMatch(/\r\nretry-after: 5\r\n/i);
     expect(JSON.parse(late.text().slice(late.text().indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the server is shutting down; retry with another replica or after it restarts' });
   }, 30_000);
 

@@ -4,7 +4,7 @@ import { isInferkitError } from '../../errors.js';
 
 /**
  * The forecast API's error object for any thrown value. `code` is specific where the field tells:
- * `invalid_horizon` (options.horizon), `invalid_quantile` (options.quantiles…),
+ * `invalid_horizon` (options.horizon), `invalid_quantile` (options.quantiles…, options.level…),
  * `invalid_frequency`, `invalid_time_series_type`, `invalid_series` (inputs[i].series…,
  * inputs[i].start_timestamp), `invalid_request` otherwise; `model_not_found`; other inferkit codes
  * as they are; `internal` for foreign errors. `type`: `invalid_request_error` (client mistakes),
@@ -39,7 +39,7 @@ function codeForParam(param: string | null): string {
   if (param === 'options.horizon') {
     return 'invalid_horizon';
   }
-  if (param.startsWith('options.quantiles')) {
+  if (param.startsWith('options.quantiles') || param.startsWith('options.level')) {
     return 'invalid_quantile';
   }
   if (/^inputs\[\d+\]\.frequency$/.test(param)) {

@@ -118,8 +118,8 @@ describe('forecast (through the rule ONNX fixture)', () => {
     const ids = [res.id, ...res.outputs.map((o) => o.id)];
     expect(new Set(ids).size).toBe(3);
     ids.forEach((id) => expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/));
-    expect(res.outputs[0].content[0]).toMatchObject({ item_id: 'sku-1', start_timestamp: '1970-01-06T00:00:00Z', frequency: 'day' });
-    expect(res.outputs[1].content[0]).toMatchObject({ start_timestamp: '2024-02-29T00:00:00.5+02:00', frequency: 'hour' });
+    expect(res.outputs[0].content[0]).toMatchObject({ item_id: 'sku-1', start_timestamp: '1970-01-06T00:00:00Z', frequency: 'D' });
+    expect(res.outputs[1].content[0]).toMatchObject({ start_timestamp: '2024-02-29T00:00:00.5+02:00', frequency: 'H' });
   });
 });
 

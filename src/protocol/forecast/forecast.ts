@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiError, ForecastOutput, ForecastRequest, ForecastRollout, ForecastResponse, TimeSeriesForecast, TimeSeriesInput } from '../../contract/forecast.js';
+import { forecastQuantileLevels, type ApiError, type ForecastOutput, type ForecastRequest, type ForecastRollout, type ForecastResponse, type TimeSeriesForecast, type TimeSeriesInput } from '../../contract/forecast.js';
 import type { Frequency } from '../../contract/enums.js';
 import { InferkitError, ValidationError } from '../../errors.js';
 import type { ForecastModel } from '../../runtime/forecast/forecast-model.js';
@@ -38,7 +38,8 @@ const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_time
  *   quantile paths for Chronos-Bolt, see predictHorizon); quantile levels are read from the sorted
  *   model values and interpolated (clamped beyond the model's outer levels); keys are
  *   `String(level)` of the parsed number (`0.10` in JSON becomes `"0.1"`). `mean_forecast` is the
- *   model's mean, else its raw 0.5 output (see medianPath). No `options.quantiles` → no map.
+ *   model's mean, else its raw 0.5 output (see medianPath). `options.level` (percent) adds both ends
+ *   of each interval to the levels (forecastQuantileLevels). No `quantiles` and no `level` → no map.
  * - An input with a variable that has no observed value fails alone (`invalid_series`, param
  *   `inputs[i].series`); non-finite model output fails that input (`model_error`). Some failed →
  *   top-level `partial`; all failed → `error` with the first failure's error. Failed outputs have
@@ -97,7 +98,7 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
       frequency: p.input.frequency,
       start_timestamp: p.start,
     };
-    const levels = request.options.quantiles;
+    const levels = forecastQuantileLevels(request.options);
     if (levels !== undefined) {
       const perRow = rows.map((r) => interpolateQuantiles(result.levels, result.values[r], horizon, levels));
       content.quantiles = Object.fromEntries(levels.map((q, k) => [String(q), assemble(p.input, perRow.map((paths) => paths[k]))]));

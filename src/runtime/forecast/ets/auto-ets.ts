@@ -1,4 +1,4 @@
-import { isInferkitError } from '../../../errors.js';
+import { InferkitError, isInferkitError } from '../../../errors.js';
 import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
 import { fillMissing } from '../fill-missing.js';
 import type { ForecastModel } from '../forecast-model.js';
@@ -20,6 +20,21 @@ export interface AutoEtsOptions extends BaselineOptions {
   simulations?: number;
   /** Seed of the simulated intervals. @default 42 */
   seed?: number;
+  /**
+   * Most recent values fitted: a longer series is cut to its last `maxContext` values, so a
+   * 50,000-point series fits in about the time of 1,000 (the likelihood's cost grows with the
+   * length, and old history says little about the next steps). `Infinity` fits everything.
+   * @default max(10 seasons, 1000) ({@link autoEtsContextLength})
+   */
+  maxContext?: number;
+}
+
+/** Fewest values a context may be cut to. */
+const MIN_CONTEXT = 5;
+
+/** The values AutoETS fits for season `m`: `maxContext`, else max(10·m, 1000). */
+export function autoEtsContextLength(m: number, maxContext?: number): number {
+  return maxContext ?? Math.max(10 * m, 1000);
 }
 
 /**
@@ -29,18 +44,24 @@ export interface AutoEtsOptions extends BaselineOptions {
  * analytic for additive-error models without a multiplicative season, simulated (seeded, so
  * repeatable) otherwise. Season from the frequency (SEASON_BY_FREQUENCY) or `season`, used when
  * the series holds two full seasons. Missing values: leading dropped, inner interpolated,
- * trailing carried forward. Series with fewer than 5 observed values get a naive forecast
- * (last value, random-walk spread) instead of failing the batch.
+ * trailing carried forward. Only the last max(10 seasons, 1,000) values are fitted (`maxContext`).
+ * Series with fewer than 5 observed values get a naive forecast (last value, random-walk spread)
+ * instead of failing the batch.
  */
 export function autoEts(options: AutoEtsOptions = {}): ForecastModel {
   if (options.model !== undefined) {
     parseEtsName(options.model);
   }
+  const cap = options.maxContext;
+  if (cap !== undefined && !(cap === Number.POSITIVE_INFINITY || (Number.isInteger(cap) && cap >= MIN_CONTEXT))) {
+    throw new InferkitError('config', `autoEts option maxContext must be an integer ≥ ${MIN_CONTEXT} or Infinity, got ${String(cap)}`, { param: 'maxContext' });
+  }
   return baselineModel('auto-ets', (y, horizon, m) => etsRule(y, horizon, m, options), options, 2);
 }
 
 function etsRule(y: Float32Array, horizon: number, m: number, options: AutoEtsOptions): PointAndSpread {
-  const { values } = fillMissing(y);
+  const cap = autoEtsContextLength(m, options.maxContext);
+  const { values } = fillMissing(y.length > cap ? y.subarray(y.length - cap) : y);
   if (values.length < MIN_ETS_LENGTH) {
     return naive(values, horizon);
   }
