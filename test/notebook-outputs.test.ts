@@ -28,8 +28,12 @@ describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs
     expect(stdout).toContain('notebooks match their sources');
     const nb = JSON.parse(await readFile('notebooks/04-batch-forecast.ipynb', 'utf8')) as { cells: Cell[] };
     const kinds = nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => Object.keys(o.data ?? {}));
-    expect(kinds).toContain('image/png');
     expect(kinds).toContain('text/html');
+    // The chart: the PNG inside the interactive HTML output, plotly.js referenced, not inlined.
+    const html = nb.cells.flatMap((c) => c.outputs ?? []).map((o) => String(([] as unknown[]).concat(o.data?.['text/html'] ?? []).join('')));
+    const chart = html.find((h) => h.includes('class="inferkit-figure"')) ?? '';
+    expect(chart).toMatch(/<img src="data:image\/png;base64,/);
+    expect(chart).toContain('https://cdn.plot.ly/plotly-');
   });
 
   it('compare outputs with volatile parts masked (here a port), and fail on any other change', async () => {

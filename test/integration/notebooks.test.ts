@@ -24,8 +24,13 @@ interface Notebook {
 const join1 = (v: string | string[] | undefined): string => (Array.isArray(v) ? v.join('') : v ?? '');
 const texts = (nb: Notebook): string =>
   nb.cells.flatMap((c) => c.outputs ?? []).map((o) => join1(o.text) + join1(o.data?.['text/plain']) + join1(o.data?.['text/html'])).join('\n');
+/** The charts' PNGs: `image/png` outputs, and the fallback image inside displayFigure's interactive HTML output. */
 const pngs = (nb: Notebook): Uint8Array[] =>
-  nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => (o.data?.['image/png'] ? [new Uint8Array(Buffer.from(join1(o.data['image/png']), 'base64'))] : []));
+  nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => {
+    const inHtml = /^<div id="inferkit-fig-[^>]*><img src="data:image\/png;base64,([A-Za-z0-9+/=]+)"/.exec(join1(o.data?.['text/html']))?.[1];
+    const b64 = o.data?.['image/png'] ? join1(o.data['image/png']) : inHtml;
+    return b64 === undefined ? [] : [new Uint8Array(Buffer.from(b64, 'base64'))];
+  });
 
 describe('notebooks (headless, tslab kernel)', () => {
   it('run without a cell error and produce the expected outputs', { timeout: 900_000 }, async () => {
