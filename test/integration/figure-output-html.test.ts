@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS } from '../../src/plot/chromium-pool.js';
+import { displayFigure } from '../../src/plot/display-figure.js';
 import type { PlotlyFigure } from '../../src/plot/figure.js';
 import { figureOutputHtml } from '../../src/plot/figure-output-html.js';
 import { plotlyBundlePath, plotlyCdnUrl } from '../../src/plot/render-html.js';
@@ -44,6 +48,21 @@ async function open(body: string, opts: { cdn: boolean; javaScriptEnabled?: bool
   await page.goto(ORIGIN);
   return { page, context, cdnHits };
 }
+
+describe('displayFigure options', () => {
+  it('shows HTML by default, the PNG alone with interactive: false or a display without html; plotly applies to the file too', { timeout: 60_000 }, async () => {
+    const shown: string[] = [];
+    const display = { png: () => shown.push('png'), html: (h: string) => shown.push(h.includes(plotlyCdnUrl()) ? 'html-cdn' : 'html-other') };
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-dispfig-'));
+    const first = await displayFigure(fig, { ...size, display, file: join(dir, 'a.html'), plotly: 'cdn' });
+    expect(first.html).toContain('data:image/png;base64,');
+    expect((await readFile(join(dir, 'a.html'), 'utf8')).length).toBeLessThan(20_000);
+    const still = await displayFigure(fig, { ...size, display, interactive: false });
+    expect(still.html).toBeUndefined();
+    await displayFigure(fig, { ...size, display: { png: () => shown.push('png-only') } });
+    expect(shown).toEqual(['html-cdn', 'png', 'png-only']);
+  });
+});
 
 describe('figureOutputHtml in Chromium', () => {
   it('turns the PNG into the interactive chart, loading plotly from the CDN once per page', { timeout: 60_000 }, async () => {
