@@ -265,8 +265,8 @@ Twelve classic series (airline passengers, CO2, UK gas, the Nile, …) in long f
 result comes back as a DataFrame and a chart with 50% and 80% bands.
 
 **You will learn** to go from a CSV of many series to forecasts for all of them in one call, with
-progress, and to get the result back as a table, a CSV file and a chart (PNG here, interactive HTML
-beside it).
+progress, and to get the result back as a table, a CSV file and a chart: interactive (zoom, hover)
+where the notebook runs scripts, a PNG where it does not (on GitHub, or before you trust the notebook).
 """),
 (C, """
 import * as tslab from 'tslab';
@@ -311,7 +311,9 @@ const shown = await displayFigure(fig, { width: 1000, file: 'out/notebooks/forec
 
 - Load your own long-format CSV (`id,timestamp,value`) with `readCsv` and pass it to `frameToInputs`.
 - Swap `theta()` for `seasonalNaive()`, a Chronos-Bolt ONNX model (`loadChronosBolt`), or `remote(...)`.
-- Open `out/notebooks/forecast.html` for the interactive chart (`plotly: 'cdn'` makes it a few kB).
+- `displayFigure` loads plotly.js from its CDN for the interactive chart; offline, pass `plotly: 'inline'`
+  (4.8 MB per chart in the notebook) or keep the PNG alone with `interactive: false`.
+- Open `out/notebooks/forecast.html`, the same chart as a standalone page (`plotly: 'cdn'` makes it a few kB).
 """),
 ],
 
@@ -321,24 +323,27 @@ const shown = await displayFigure(fig, { width: 1000, file: 'out/notebooks/forec
 
 A rolling-origin backtest on the classic series: each model forecasts the last 12 steps from
 three origins; MASE (scaled by the seasonal naive error in-sample) and the weighted quantile loss
-are averaged over series. No pretrained Chronos-Bolt weights are reachable offline, so the
+are averaged over series. The statistical models are the seasonal naive and theta baselines,
+AutoETS (the exponential smoothing model with the lowest AICc per series) and MSTL (seasonal
+decomposition, the adjusted series forecast by ETS). No pretrained Chronos-Bolt weights are reachable offline, so the
 "model" here is a Chronos-Bolt-shaped ONNX fixture: it shows the plumbing, not the accuracy of
 the real model.
 
-**You will learn** to score any forecaster against the seasonal-naive and theta baselines with
-`evaluate`, to chart the scores, and to compare forecasts with the held-out actuals.
+**You will learn** to score any forecaster against the baselines with `evaluate`, to chart the
+scores, to compare forecasts with the held-out actuals, and to run statsforecast-style
+cross-validation (`crossValidation`) and chart every cutoff (`crossValidationFigure`).
 """),
 (C, """
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { loadDataset, evaluate, type Evaluation, seasonalNaive, theta, writeChronosFixtureRepo,
+import { loadDataset, evaluate, type Evaluation, seasonalNaive, theta, autoEts, mstl, writeChronosFixtureRepo,
   loadChronosBolt } from './src/index';
 
 const series = (await loadDataset('classic_series')).map((s) => ({ name: s.name, values: s.values, frequency: s.frequency }));
 const dir = mkdtempSync(join(tmpdir(), 'chronos-'));
 await writeChronosFixtureRepo(dir, { kind: 'bolt-like', contextLength: 128, predictionLength: 12 });
-const models = [seasonalNaive(), theta(), await loadChronosBolt(dir, { name: 'chronos-bolt-fixture' })];
+const models = [seasonalNaive(), theta(), autoEts(), mstl(), await loadChronosBolt(dir, { name: 'chronos-bolt-fixture' })];
 const scores: Evaluation[] = [];
 for (const m of models) scores.push(await evaluate(m, series, { horizon: 12, folds: 3 }));
 scores.map((s) => `${s.model.padEnd(22)} MASE ${s.mase.toFixed(3)}  WQL ${s.wql.toFixed(3)}`).join('\\n');
@@ -354,14 +359,33 @@ import { readCsv, frameToInputs, batchForecast, localForecaster } from './src/in
 const pick = frameToInputs(await readCsv('datasets/classic_series.csv')).filter((s) => ['AirPassengers', 'UKDriverDeaths'].includes(s.name));
 const train = pick.map((s) => ({ ...s, series: s.series.slice(0, -12) }));
 const forecasts: Record<string, import('./src/index').TimeSeriesForecast[]> = {};
-for (const m of models.slice(0, 2)) forecasts[m.name] = (await batchForecast(train, localForecaster(m), { horizon: 12 })).forecasts;
+for (const m of models.slice(0, 3)) forecasts[m.name] = (await batchForecast(train, localForecaster(m), { horizon: 12 })).forecasts;
 const backtestChart = await displayFigure(backtestFigure(pick, forecasts, { historyTail: 48, title: 'Last 12 months held out' }), { width: 1000 });
 """),
+(M, """
+## Cross-validation, statsforecast style
+
+`crossValidation` takes the long frame (`id, timestamp, value` or `unique_id, ds, y`) and several
+models at once, and returns one row per series, cutoff and step: `unique_id, ds, cutoff, y` and a
+column per model. Here three yearly cutoffs, each followed by 12 forecast months.
+"""),
+(C, """
+import { crossValidation, crossValidationFigure, displayFrame } from './src/index';
+const df = await readCsv('datasets/classic_series.csv');
+const cv = await crossValidation(df, [seasonalNaive(), autoEts(), mstl()], { horizon: 12, windows: 3, step: 12 });
+await displayFrame(cv, { maxRows: 6, tail: 2 });
+""", 'cv-frame'),
+(C, """
+const cvChart = await displayFigure(crossValidationFigure(cv, { series: ['AirPassengers', 'UKDriverDeaths'],
+  title: 'Forecasts from three cutoffs (dotted lines)' }), { width: 1000, height: 520 });
+""", 'cv-figure'),
 (C, "for (const m of models) await m.dispose();"),
 (M, """
 ## Try next
 
 - Change `horizon` and `folds` in `evaluate`, or add your own series to `series`.
+- Fix the model with `autoEts({ model: 'MAM' })`, give `mstl({ periods: [12] })` its periods, or add
+  `level: [80]` to `crossValidation` for interval columns.
 - With network access, load a real Chronos-Bolt ONNX export (`amazon/chronos-bolt-small`, see
   "Models, offline" in the README) with `loadChronosBolt` in place of the fixture: the same cells then
   measure the real model against the baselines.

@@ -6,7 +6,7 @@
 
 Both compare cells by id. `check` compares *normalised* outputs: the output kinds and MIME types per cell,
 and their text with what changes from run to run masked (ports, temporary paths, durations, byte counts,
-PNG bytes). A code cell whose fresh run prints something must carry the same in notebooks/, so a stale or
+PNG bytes, also inside displayFigure's HTML output). A code cell whose fresh run prints something must carry the same in notebooks/, so a stale or
 output-less notebook fails while a re-run on another machine passes."""
 import json, os, re, sys
 
@@ -20,6 +20,19 @@ MASKS = [
     (re.compile(r"\b\d+(\.\d+)?\s?(ms|s)\b"), "<duration>"),
     (re.compile(r"\b\d+ bytes\b"), "<n> bytes"),
 ]
+
+# displayFigure's interactive output: the PNG inside it is masked like image/* outputs, its id (a hash) too, and
+# the numbers of the figure data are compared to 4 significant digits (the last bits of model output vary by CPU).
+FIGURE = re.compile(r'<div id="inferkit-fig-[0-9a-f]+"')
+FIGURE_PNG = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
+FIGURE_ID = re.compile(r"inferkit-fig-[0-9a-f]+")
+FLOAT = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
+
+def mask_figure(s):
+    if not FIGURE.search(s):
+        return s
+    s = FIGURE_ID.sub("inferkit-fig-<id>", FIGURE_PNG.sub("data:image/png;base64,<png>", s))
+    return FLOAT.sub(lambda m: format(float(m.group()), ".4g"), s)
 
 def text(v):
     return "".join(v) if isinstance(v, list) else (v or "")
@@ -42,7 +55,7 @@ def normalise(outputs):
         elif kind in ("display_data", "execute_result"):
             data = o.get("data", {})
             merged.append(("display", tuple(sorted(data)), tuple(
-                "<png>" if mime.startswith("image/") else text(data[mime]) for mime in sorted(data))))
+                "<png>" if mime.startswith("image/") else mask_figure(text(data[mime])) for mime in sorted(data))))
         elif kind == "error":
             merged.append(("error", o.get("ename"), o.get("evalue")))
         else:

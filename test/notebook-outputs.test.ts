@@ -28,8 +28,12 @@ describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs
     expect(stdout).toContain('notebooks match their sources');
     const nb = JSON.parse(await readFile('notebooks/04-batch-forecast.ipynb', 'utf8')) as { cells: Cell[] };
     const kinds = nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => Object.keys(o.data ?? {}));
-    expect(kinds).toContain('image/png');
     expect(kinds).toContain('text/html');
+    // The chart: the PNG inside the interactive HTML output, plotly.js referenced, not inlined.
+    const html = nb.cells.flatMap((c) => c.outputs ?? []).map((o) => String(([] as unknown[]).concat(o.data?.['text/html'] ?? []).join('')));
+    const chart = html.find((h) => h.includes('class="inferkit-figure"')) ?? '';
+    expect(chart).toMatch(/<img src="data:image\/png;base64,/);
+    expect(chart).toContain('https://cdn.plot.ly/plotly-');
   });
 
   it('compare outputs with volatile parts masked (here a port), and fail on any other change', async () => {
@@ -56,6 +60,25 @@ describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs
     const stale = await check(fresh);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain(`03-forecast-request.ipynb cell ${answerCell.id}`);
+
+    // An interactive chart: another PNG and model output differing in the last digits match; another trace name does not.
+    const figDir = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));
+    await cp('notebooks', figDir, { recursive: true });
+    const figFile = join(figDir, '04-batch-forecast.ipynb');
+    const nb4 = JSON.parse(await readFile(figFile, 'utf8')) as { cells: Cell[] };
+    const htmlOf = (c: Cell): string => String(([] as unknown[]).concat(c.outputs?.[0]?.data?.['text/html'] ?? []).join(''));
+    const chartCell = nb4.cells.find((c) => htmlOf(c).includes('class="inferkit-figure"'));
+    const chart = chartCell ? htmlOf(chartCell) : '';
+    const setChart = async (html: string): Promise<number> => {
+      (chartCell?.outputs ?? [])[0] = { output_type: 'display_data', data: { 'text/html': html } };
+      await writeFile(figFile, JSON.stringify(nb4));
+      return (await check(figDir)).code;
+    };
+    const jitter = chart.replace(/base64,[A-Za-z0-9+/=]{8}/, 'base64,AAAAAAAA').replace(/(\d+\.\d{6})\d+/g, '$19');
+    expect(jitter).not.toBe(chart);
+    expect(await setChart(jitter)).toBe(0);
+    expect(chart).toContain('"name":"history"');
+    expect(await setChart(chart.replace('"name":"history"', '"name":"past"'))).toBe(1);
 
     // A cell that prints something in a fresh run but carries no output in notebooks/ is stale too.
     const empty = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));

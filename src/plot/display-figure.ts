@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PlotlyFigure } from './figure.js';
+import { figureOutputHtml } from './figure-output-html.js';
 import { renderHtml, type RenderHtmlOptions } from './render-html.js';
 import { renderPng, type RenderPngOptions } from './render-png.js';
 
@@ -9,28 +10,67 @@ export interface PngDisplay {
   png(bytes: Uint8Array): void;
 }
 
+/** The part of tslab's `Display` that `displayFigure` uses: HTML for the interactive chart, PNG otherwise. */
+export interface FigureDisplay extends PngDisplay {
+  html(html: string): void;
+}
+
 /** Options of `displayFigure`. */
 export interface DisplayFigureOptions extends RenderPngOptions {
-  /** Also write the interactive figure to this HTML file (its folder is created when missing). */
-  file?: string;
-  /** How that file gets plotly.js: inlined (~5 MB, opens offline) or from cdn.plot.ly (a few kB). @default "inline" */
+  /**
+   * Show the interactive chart where the front end runs scripts (Jupyter Notebook, JupyterLab, VS Code),
+   * with the PNG in the same output as its fallback (GitHub's viewer, untrusted notebooks, offline HTML).
+   * `false` shows the PNG alone. @default true
+   */
+  interactive?: boolean;
+  /**
+   * How the interactive output (and `file`) get plotly.js: `cdn` references the installed version on
+   * cdn.plot.ly (a few kB per output); `inline` embeds the 4.8 MB bundle (works offline, big notebooks);
+   * `{ src }` is the script URL. @default "cdn" in the notebook; a `file` without this option inlines plotly
+   */
   plotly?: RenderHtmlOptions['plotly'];
-  /** Where to show the PNG. @default tslab's `display` (inside a tslab kernel) */
-  display?: PngDisplay;
+  /** Also write the interactive figure to this standalone HTML file (its folder is created when missing). */
+  file?: string;
+  /** Where to show the chart (one without `html` gets the PNG). @default tslab's `display` (inside a tslab kernel) */
+  display?: FigureDisplay | PngDisplay;
+}
+
+/** What `displayFigure` showed and wrote. */
+export interface DisplayedFigure {
+  /** The PNG (shown alone, or inside `html`). */
+  png: Uint8Array;
+  /** The interactive output shown (absent with `interactive: false`). */
+  html?: string;
+  /** The standalone HTML file written. */
+  file?: string;
 }
 
 /**
- * Shows a figure in a notebook as a PNG (small outputs, no inlined plotly) and optionally writes the
- * interactive HTML beside it. Returns the PNG bytes and the HTML path. The Chromium behind the PNG is shared
- * by later charts and closes after `idleMs` (or `closeRenderer()`).
+ * Shows a figure in a notebook: by default one HTML output holding the PNG, which turns into the
+ * interactive plotly chart where the front end runs scripts (plotly.js from its CDN, or inlined with
+ * `plotly: 'inline'`); with `interactive: false` the PNG alone. Optionally writes a standalone HTML file.
+ * The Chromium behind the PNG is shared by later charts and closes after `idleMs` (or `closeRenderer()`).
  */
-export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<{ png: Uint8Array; file?: string }> {
+export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<DisplayedFigure> {
   const png = await renderPng(fig, options);
+  const shown: DisplayedFigure = { png };
   if (options.file) {
     await mkdir(dirname(options.file), { recursive: true });
-    await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath, plotly: options.plotly }), 'utf8');
+    await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath, plotly: options.plotly ?? 'inline' }), 'utf8');
+    shown.file = options.file;
   }
-  const display: PngDisplay = options.display ?? (await import('tslab')).display;
-  display.png(png);
-  return options.file ? { png, file: options.file } : { png };
+  const display: FigureDisplay | PngDisplay = options.display ?? (await import('tslab')).display;
+  if (options.interactive === false || !showsHtml(display)) {
+    display.png(png);
+    return shown;
+  }
+  const width = options.width ?? 900;
+  const height = options.height ?? (typeof fig.layout.height === 'number' ? fig.layout.height : 450);
+  shown.html = figureOutputHtml(fig, png, { width, height, plotly: options.plotly ?? 'cdn', plotlyPath: options.plotlyPath });
+  display.html(shown.html);
+  return shown;
+}
+
+function showsHtml(display: FigureDisplay | PngDisplay): display is FigureDisplay {
+  return typeof (display as Partial<FigureDisplay>).html === 'function';
 }

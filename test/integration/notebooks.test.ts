@@ -24,8 +24,13 @@ interface Notebook {
 const join1 = (v: string | string[] | undefined): string => (Array.isArray(v) ? v.join('') : v ?? '');
 const texts = (nb: Notebook): string =>
   nb.cells.flatMap((c) => c.outputs ?? []).map((o) => join1(o.text) + join1(o.data?.['text/plain']) + join1(o.data?.['text/html'])).join('\n');
+/** The charts' PNGs: `image/png` outputs, and the fallback image inside displayFigure's interactive HTML output. */
 const pngs = (nb: Notebook): Uint8Array[] =>
-  nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => (o.data?.['image/png'] ? [new Uint8Array(Buffer.from(join1(o.data['image/png']), 'base64'))] : []));
+  nb.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => {
+    const inHtml = /^<div id="inferkit-fig-[^>]*><img src="data:image\/png;base64,([A-Za-z0-9+/=]+)"/.exec(join1(o.data?.['text/html']))?.[1];
+    const b64 = o.data?.['image/png'] ? join1(o.data['image/png']) : inHtml;
+    return b64 === undefined ? [] : [new Uint8Array(Buffer.from(b64, 'base64'))];
+  });
 
 describe('notebooks (headless, tslab kernel)', () => {
   it('run without a cell error and produce the expected outputs', { timeout: 900_000 }, async () => {
@@ -91,11 +96,16 @@ describe('notebooks (headless, tslab kernel)', () => {
     expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('>q0.9</th>');
     expect(texts(nbs.get('04-batch-forecast.ipynb') as Notebook)).toContain('288 rows × 8 columns');
     expect((await readFile('out/notebooks/forecasts.csv', 'utf8')).split('\n')[0]).toBe('id,timestamp,mean,q0.1,q0.25,q0.5,q0.75,q0.9');
-    // 5: scores for the baselines and the model, two charts.
+    // 5: scores for the baselines, AutoETS, MSTL and the model; three charts.
     const t5 = texts(nbs.get('05-backtest.ipynb') as Notebook);
     expect(t5).toMatch(/seasonal-naive\s+MASE \d/);
     expect(t5).toMatch(/theta\s+MASE \d/);
-    expect(pngs(nbs.get('05-backtest.ipynb') as Notebook)).toHaveLength(2);
+    expect(t5).toMatch(/auto-ets\s+MASE \d/);
+    expect(t5).toMatch(/mstl\s+MASE \d/);
+    expect(pngs(nbs.get('05-backtest.ipynb') as Notebook)).toHaveLength(3);
+    // The cross-validation frame and its chart (interactive output, PNG inside).
+    expect(t5).toContain('>cutoff</th>');
+    expect(t5).toContain('Forecasts from three cutoffs');
     // 6: apply → wait → call → delete against the stand-in API server (no KUBECONFIG in the test env).
     const t6 = texts(nbs.get('06-deploy.ipynb') as Notebook);
     expect(t6).toContain('STAND-IN API server (not Kubernetes)');

@@ -61,10 +61,14 @@ describe('README snippets', () => {
     // 2: the built-in fixture, in the kernel, without a hub.
     expect(text(outputs[1])).toContain("entity_group: 'PER'");
     expect(text(outputs[1])).toContain("word: 'Wolfgang'");
-    // 3: an HTML table and one PNG, and no byte dump of the PNG.
+    // 3: an HTML table and one chart, and no byte dump of the PNG.
     expect(text(outputs[2])).toContain('<table');
     expect(text(outputs[2])).toContain('>q0.9</th>');
-    expect(outputs[2].filter((o) => o.data?.['image/png'] !== undefined)).toHaveLength(1);
+    // The chart: one HTML output holding the PNG and the script that makes it interactive.
+    const charts = outputs[2].filter((o) => join1(o.data?.['text/html']).includes('class="inferkit-figure"'));
+    expect(charts).toHaveLength(1);
+    expect(join1(charts[0].data?.['text/html'])).toMatch(/<img src="data:image\/png;base64,[A-Za-z0-9+/=]{1000,}"/);
+    expect(join1(charts[0].data?.['text/html'])).toContain('https://cdn.plot.ly/plotly-');
     for (const o of all) {
       expect(join1(o.text).length + join1(o.data?.['text/plain']).length, 'a text output this long is a dump').toBeLessThan(20_000);
     }

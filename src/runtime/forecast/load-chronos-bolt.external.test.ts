@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
 import { ruleForecasterGraph } from '../../onnx/chronos-bolt.js';
 import { writeChronosFixtureRepo, type ChronosFixtureRepoOptions } from '../../onnx/model-repo.js';
 import type { ForecastModel } from './forecast-model.js';
+import { inferenceService } from '../../manifest/inference-service.js';
+import { runtimeConfig } from '../../manifest/runtime-config.js';
+import { defaultLoaders } from '../../server/default-loaders.js';
 import { loadChronosBolt } from './load-chronos-bolt.js';
 
 const TOKEN = 'hf_ExternalDataSecret77';
@@ -68,6 +71,33 @@ describe('loadChronosBolt: weights as external data (onnx/model.onnx.data)', () 
     expect(await forecastOf(offline)).toEqual(await forecastOf(local));
     await offline.dispose();
     await local.dispose();
+  });
+
+  it('uses the one model cache (INFERKIT_CACHE, read by src/config.ts) when no cacheDir is given', async () => {
+    const cacheDir = mkdtempSync(join(root, 'shared-cache-'));
+    vi.stubEnv('INFERKIT_CACHE', cacheDir);
+    try {
+      hub.requests.length = 0;
+      const model = await loadChronosBolt('org/bolt-ext', { hubUrl: hub.url, accessToken: TOKEN });
+      expect(hub.requests.filter((q) => q.method === 'GET' && q.path.includes('/resolve/'))).toHaveLength(3);
+      expect(readdirSync(join(cacheDir, 'models'))).toEqual(['org--bolt-ext']);
+      const want = await forecastOf(model);
+      await model.dispose();
+      // Offline, from that cache, with neither cacheDir nor hub.
+      hub.requests.length = 0;
+      const offline = await loadChronosBolt('org/bolt-ext', { offline: true });
+      expect(hub.requests).toEqual([]);
+      expect(await forecastOf(offline)).toEqual(want);
+      await offline.dispose();
+      // The server's default loader for a non-baseline forecast id goes the same way.
+      const isvc = inferenceService({ name: 'bolt', modelId: 'org/bolt-ext' }).service;
+      const load = defaultLoaders({ offline: true }).time_series_forecast;
+      const served = await load?.({ isvc, config: runtimeConfig(isvc), task: 'time_series_forecast', signal: new AbortController().signal });
+      expect(served?.task === 'time_series_forecast' && served.model).toMatchObject({ name: 'bolt', nativeHorizon: 4 });
+      await served?.dispose?.();
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('names a missing data file (hub and local) and never shows the token', async () => {

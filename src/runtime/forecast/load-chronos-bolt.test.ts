@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isInferkitError } from '../../errors.js';
 import { writeChronosFixtureRepo, type ChronosFixtureRepoOptions } from '../../onnx/model-repo.js';
 import type { ForecastModel } from './forecast-model.js';
@@ -81,8 +81,13 @@ describe('loadChronosBolt', () => {
     expect((err as Error).message).toMatch(/chronos_config/);
   });
 
-  it('needs a cacheDir for hub ids and refuses calls after dispose', async () => {
-    await expect(loadChronosBolt('amazon/chronos-bolt-small')).rejects.toMatchObject({ code: 'config' });
+  it('looks a hub id up in the one model cache without a cacheDir, and refuses calls after dispose', async () => {
+    // INFERKIT_CACHE (read by src/config.ts) names an empty cache: offline, the error says it is not cached there.
+    const empty = join(root, 'empty-cache');
+    vi.stubEnv('INFERKIT_CACHE', empty);
+    const err = await loadChronosBolt('amazon/chronos-bolt-small', { offline: true }).catch((e: unknown) => e).finally(() => vi.unstubAllEnvs());
+    expect(err).toMatchObject({ code: 'not_cached' });
+    expect((err as Error).message).toContain(empty);
     const m = await loadChronosBolt(ruleDir);
     await m.dispose();
     await m.dispose();

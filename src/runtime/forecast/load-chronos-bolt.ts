@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { FORECAST_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
@@ -11,25 +12,23 @@ import type { ForecastModel } from './forecast-model.js';
 
 /** Options of {@link loadChronosBolt}: model options plus hub options (token, cache, offline …). */
 export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files' | 'cacheDir'> {
-  /** Hub cache root; required for hub ids, unused for local folders. */
+  /** Hub cache root (unused for local folders). @default the one model cache: `INFERKIT_CACHE`, else `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit` */
   cacheDir?: string;
 }
 
 /**
  * Loads a Chronos-Bolt ONNX model from a local folder (`./models/bolt`, `/abs/path`) or a hub id
- * (`org/name`, `hf://org/name@rev`): reads `config.json` → `chronos_config` and
+ * (`org/name`, `hf://org/name@rev`, cached in `cacheDir`, by default inferkit's one model cache): reads `config.json` → `chronos_config` and
  * `onnx/model.onnx` (or `model.onnx`) with the external-data files its graph names (real exports
  * keep their weights in `onnx/model.onnx.data`; fetched from the hub too). Errors: `model_load_failed` for a bad config or graph,
  * and the hub's codes (`not_cached`, `unauthorized`, `model_not_found`, …) from `resolveModel`.
  */
 export async function loadChronosBolt(source: string, options: LoadChronosBoltOptions = {}): Promise<ForecastModel> {
   const ref = parseModelRef(source);
-  if (ref.kind === 'hub' && options.cacheDir === undefined) {
-    throw new InferkitError('config', `loading "${source}" from the hub needs a cacheDir (e.g. from hubOptionsFromEnv())`);
-  }
   const { resolved, graphPath: modelPath } = await resolveOnnxModel(source, FORECAST_FILES, ['onnx/model.onnx', 'model.onnx'], {
     ...options,
-    cacheDir: options.cacheDir ?? '',
+    // Only a hub id uses it; like loadTokenClassifier, the one model cache unless given.
+    cacheDir: options.cacheDir ?? (ref.kind === 'hub' ? envCacheDir() : ''),
   });
   const configPath = resolved.files['config.json'];
   if (configPath === undefined) {
