@@ -52,8 +52,10 @@ describe('baselines in worker threads', () => {
     open.push(m);
     const controller = new AbortController();
     const call = m.predict(monthly(400), 12, { signal: controller.signal });
+    expect(m.queued).toBeGreaterThan(20);
     controller.abort(new Error('client went away'));
     await expect(call).rejects.toThrow('client went away');
+    expect(m.queued).toBe(0);
     // The worker finishes at most its current chunk, then serves the next call.
     const next = await m.predict(monthly(1), 3);
     expect(next.values).toHaveLength(1);

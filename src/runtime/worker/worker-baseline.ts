@@ -72,6 +72,11 @@ export class WorkerBaseline implements ForecastModel {
     return this.#slots.length;
   }
 
+  /** Chunks waiting for a worker (all calls together). */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
   /** Replacement workers started so far. */
   get restarts(): number {
     return this.#restarts;
