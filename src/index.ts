@@ -92,6 +92,10 @@ export type { MstlOptions } from './runtime/forecast/mstl/mstl.js';
 export { mstlDecompose } from './runtime/forecast/mstl/mstl-decompose.js';
 export type { MstlDecomposition, MstlDecomposeOptions } from './runtime/forecast/mstl/mstl-decompose.js';
 export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
+export { createBaseline } from './runtime/forecast/baseline-spec.js';
+export type { BaselineKind, BaselineSpec } from './runtime/forecast/baseline-spec.js';
+export { startWorkerBaseline, WorkerBaseline } from './runtime/worker/worker-baseline.js';
+export type { WorkerBaselineOptions } from './runtime/worker/worker-baseline.js';
 export { seasonalPeriods } from './runtime/forecast/seasonality.js';
 
 // Protocol semantics (shared by the kernel and the server)

@@ -10,7 +10,7 @@ describe('public API (src/index.ts)', () => {
       'evaluate', 'loadDataset', 'writeNerFixtureRepo', 'parseContract', 'isInferkitError',
       'validateManifest', 'parseManifest', 'findInlineSecrets', 'cluster', 'availableCpus',
       'crossValidation', 'crossValidationFigure', 'scoreFigure', 'seasonalPeriods', 'parseFrequency', 'formatFrequency', 'readFrameSeries',
-      'displayFrame', 'frameHtml', 'isUnivariate', 'seriesValues', 'displayFigure', 'figureOutputHtml',
+      'displayFrame', 'frameHtml', 'isUnivariate', 'seriesValues', 'displayFigure', 'figureOutputHtml', 'createBaseline', 'startWorkerBaseline',
     ] as const;
     for (const name of fns) {
       expect(typeof api[name], name).toBe('function');

@@ -108,7 +108,7 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${o.cpus} CPUs${busy ? ': busy machine, numbers noisy' : ''}.`,
-      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (session in a worker thread, spinning off); limit = raw ORT on the same context chunks, spinning off. Theta: the limit is its own predict (no ONNX; the server runs it on the main thread).`,
+      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (session in a worker thread, spinning off); limit = raw ORT on the same context chunks, spinning off. Theta: the limit is its own predict in-process on one thread (no ONNX); the server runs it in worker threads (its share of the threads), series cut into chunks of at most 16.`,
       `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged), load generator in a child process, ${o.cellMs} ms per cell.`,
     ],
   };

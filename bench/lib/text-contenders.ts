@@ -25,6 +25,11 @@ export interface TextContenderOptions {
   threads?: number;
   /** Load transformers.js too. @default true */
   peer?: boolean;
+  /**
+   * Idle intra-op threads spin, for the raw session and inferkit's alike (ORT's own default is on;
+   * inferkit's is off). @default false — the same session options on both sides
+   */
+  spinning?: boolean;
 }
 
 /**
@@ -40,8 +45,9 @@ export async function openTextContenders(dir: string, options: TextContenderOpti
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
     executionProviders: ['cpu'],
+    extra: { session: { intra_op: { allow_spinning: options.spinning === true ? '1' : '0' } } },
   });
-  const classifier = await loadTokenClassifier(dir, { modelName: 'bench', maxBatchSize: 64, session: { intraOpThreads: threads } });
+  const classifier = await loadTokenClassifier(dir, { modelName: 'bench', maxBatchSize: 64, session: { intraOpThreads: threads, spinning: options.spinning === true } });
   let peer: TransformersPeer | undefined;
   let peerReason: string | undefined;
   if (options.peer ?? true) {

@@ -5,10 +5,8 @@ import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { SessionOptions } from '../runtime/ort.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
 import { loadChronosBolt } from '../runtime/forecast/load-chronos-bolt.js';
-import { autoEts } from '../runtime/forecast/ets/auto-ets.js';
-import { mstl } from '../runtime/forecast/mstl/mstl.js';
-import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
-import { theta } from '../runtime/forecast/theta.js';
+import { createBaseline, type BaselineKind, type BaselineSpec } from '../runtime/forecast/baseline-spec.js';
+import { startWorkerBaseline } from '../runtime/worker/worker-baseline.js';
 import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
 import { builtinModels } from './builtin-models.js';
@@ -38,15 +36,33 @@ function sessionFor(inference: ModelInference | undefined, own: SessionOptions |
 }
 
 /** Forecast model ids that are offline baselines rather than hub models (any case, `-` or `_`). */
-const BASELINES: Readonly<Record<string, (args: BaselineArgs) => ForecastModel>> = {
-  'seasonal-naive': ({ name, season }) => seasonalNaive({ name, season }),
-  naive: ({ name }) => seasonalNaive({ name, season: 1 }),
-  theta: ({ name, season }) => theta({ name, season }),
-  'auto-ets': ({ name, season }) => autoEts({ name, season }),
-  autoets: ({ name, season }) => autoEts({ name, season }),
-  ets: ({ name, season }) => autoEts({ name, season }),
-  mstl: ({ name, season, periods }) => mstl({ name, season, periods }),
+const BASELINES: Readonly<Record<string, BaselineKind>> = {
+  'seasonal-naive': 'seasonal-naive',
+  naive: 'naive',
+  theta: 'theta',
+  'auto-ets': 'auto-ets',
+  autoets: 'auto-ets',
+  ets: 'auto-ets',
+  mstl: 'mstl',
 };
+
+/** The baseline a service names, with its `--season` (and for MSTL `--seasonal_periods`). */
+function baselineSpec(kind: BaselineKind, { name, season, periods }: BaselineArgs): BaselineSpec {
+  if (kind === 'mstl') {
+    return { kind, options: { name, season, periods } };
+  }
+  return { kind, options: kind === 'naive' ? { name } : { name, season } };
+}
+
+/**
+ * A served baseline: in worker threads (as many as the plan's share of the CPUs) when the plan
+ * runs models off the event loop and gives this one cores, else in the main thread.
+ */
+async function servedBaseline(spec: BaselineSpec, inference: ModelInference | undefined, own: SessionOptions | undefined): Promise<ForecastModel> {
+  const worker = own?.worker ?? inference?.worker ?? false;
+  const workers = inference?.threads ?? 0;
+  return worker && workers > 0 ? startWorkerBaseline(spec, { workers }) : createBaseline(spec);
+}
 
 /** `--season` and `--seasonal_periods` of a baseline service (config errors name the flag). */
 function baselineArgs(config: RuntimeConfig): BaselineArgs {
@@ -148,7 +164,7 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
       const source = modelSource(config);
       const baseline = BASELINES[source.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
       if (baseline) {
-        return servedForecastModel(baseline(baselineArgs(config)));
+        return servedForecastModel(await servedBaseline(baselineSpec(baseline, baselineArgs(config)), inference, session));
       }
       const sessionOptions = sessionFor(inference, session);
       const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(sessionOptions ? { session: sessionOptions } : {}) });

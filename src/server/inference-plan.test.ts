@@ -50,19 +50,21 @@ describe('planInference', () => {
     expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default' }]);
   });
 
-  it('shares the CPUs among ONNX models, caps by resources.limits.cpu ("500m", "2"), and skips baselines', () => {
+  it('shares the CPUs among ONNX models and worker baselines, caps by resources.limits.cpu ("500m", "2"), and skips cheap baselines', () => {
     const plan = planInference(
       [
         service('a', { cpu: '500m' }),
         service('b', { cpu: '2' }),
         service('c'),
         service('theta', { args: ['--model_id=theta', '--task=time_series_forecast'] }),
+        service('naive', { args: ['--model_id=baseline/seasonal-naive', '--task=time_series_forecast'] }),
       ],
       {},
       BUDGET,
     );
-    expect(plan.models.map((m) => m?.threads)).toEqual([1, 2, 5, undefined]);
-    expect(plan.models.map((m) => m?.cpuLimit)).toEqual([0.5, 2, undefined, undefined]);
+    // Theta (like AutoETS and MSTL) runs in worker threads on its share; seasonal naive is too cheap to.
+    expect(plan.models.map((m) => m?.threads)).toEqual([1, 2, 3, 2, undefined]);
+    expect(plan.models.map((m) => m?.cpuLimit)).toEqual([0.5, 2, undefined, undefined, undefined]);
   });
 
   it('threads (serve --threads) override the CPU count; workerThreads and spinning are passed on', () => {

@@ -26,7 +26,7 @@ export interface InferenceOptions {
 
 /** What one model runs with (shown in `/inferkit/v1/services` and the CLI's startup lines). */
 export interface ModelInference {
-  /** Intra-op threads of its ONNX session; 0 for models without one (baselines). */
+  /** Intra-op threads of its ONNX session, or worker threads of a Theta/AutoETS/MSTL baseline. */
   threads: number;
   /** The session runs in a worker thread. */
   worker: boolean;
@@ -56,9 +56,13 @@ export interface PlannedService {
   task: ServeTask | undefined;
 }
 
-const BASELINE_IDS = new Set(['seasonal-naive', 'naive', 'theta']);
+const BASELINE_IDS = new Set(['seasonal-naive', 'naive']);
 
-/** True for forecast model ids served by an offline baseline (no ONNX session, no cores). */
+/**
+ * True for forecast model ids served by a cheap offline baseline in the main thread (no ONNX
+ * session, no cores). Theta, AutoETS and MSTL are not: they run in worker threads on the model's
+ * share of the CPUs.
+ */
 export function isBaselineModelId(id: string): boolean {
   return BASELINE_IDS.has(id.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, ''));
 }

@@ -34,18 +34,27 @@ function thisModuleDir(): string {
  * imports `session-worker.ts` (a worker does not inherit the parent's TypeScript hooks).
  */
 export function sessionWorkerEntry(): WorkerEntry {
+  return workerEntry('session-worker');
+}
+
+/**
+ * The entry of worker script `name` (a module of this folder, without extension), resolved as
+ * {@link sessionWorkerEntry} resolves the session worker: the compiled `.js` when present, else
+ * tsx-bootstrap code importing the `.ts` source.
+ */
+export function workerEntry(name: string): WorkerEntry {
   const dir = thisModuleDir();
-  const js = join(dir, 'session-worker.js');
+  const js = join(dir, `${name}.js`);
   if (existsSync(js)) {
     return { script: js, eval: false };
   }
-  const ts = join(dir, 'session-worker.ts');
+  const ts = join(dir, `${name}.ts`);
   let api: string;
   try {
     // tsx's ESM API (`exports['./esm/api'].import`): its CommonJS twin cannot register in a worker.
     api = createRequire(ts).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
   } catch (cause) {
-    throw new InferkitError('internal', `running ${ts} in a worker needs tsx (a dev dependency); build the package (dist/) or run sessions in-thread (worker: false)`, { cause });
+    throw new InferkitError('internal', `running ${ts} in a worker needs tsx (a dev dependency); build the package (dist/) or run in-thread (worker: false)`, { cause });
   }
   const script = `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(ts).href)}); })`;
   return { script, eval: true };
