@@ -147,7 +147,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
   const plan = server.inference;
   const quota = plan.cpus.quota !== undefined ? `, cgroup quota ${plan.cpus.quota} CPUs` : '';
   console.error(
-    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models; sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}`,
+    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}`,
   );
   console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
   for (const m of server.models()) {
@@ -217,7 +217,7 @@ export function registerServeCommand(program: Command): void {
     .option('--keep-alive-timeout <ms>', `how long an idle keep-alive connection stays open (default ${DEFAULT_LIMITS.keepAliveTimeoutMs})`)
     .option('--max-connections <n>', `most open connections; more are refused (default ${DEFAULT_LIMITS.maxConnections})`)
     .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
-    .option('--threads <n>', 'intra-op threads shared by the ONNX models (default: the CPUs this process may use, cgroup quota included)')
+    .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
     .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)
     .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)
     .action(async (files: string[], opts: ServeCommandOptions) => {

@@ -29,7 +29,7 @@ describe('inferkit serve --threads / --quantized (child process)', () => {
     const { proc, output } = start(['examples/token-classification.yaml', '--threads', '3']);
     const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
     await waitForText(proc, output, /models loaded:\n.*READY.*\n/, 30_000);
-    expect(output.text).toMatch(/inference: 3 threads \(--threads\) shared by the ONNX models; sessions in worker threads; ORT spinning off/);
+    expect(output.text).toMatch(/inference: 3 threads \(--threads\) shared by the ONNX models and the worker baselines \(Theta, AutoETS, MSTL\); sessions in worker threads; ORT spinning off/);
     // examples/token-classification.yaml limits its predictor to cpu: "1".
     expect(output.text).toMatch(/model=bert .* READY {2}threads=1 \(cpu limit 1\)/);
     const services = (await http(url, '/inferkit/v1/services')).json() as { services: Array<{ inference: unknown }> };
