@@ -1,7 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { fixtureLoaders, http, isvc, nerFixtureDir, v2 } from './server-http.js';
+import { fixtureLoaders, http, isvc, nerFixtureDir, rawExchange, v2 } from './server-http.js';
 
 let server: RunningServer;
 const lines: string[] = [];
@@ -30,20 +29,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** Writes `text` on a raw connection and resolves with everything the server sent until it closed. */
-function raw(text: string, ms = 3000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let out = '';
-    const timer = setTimeout(() => socket.destroy(), ms);
-    socket.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(out);
-    });
-    socket.write(text);
-  });
-}
+const raw = (text: string, ms = 3000): Promise<string> => rawExchange(server.port, text, ms);
 
 /** Status and parsed body of a raw HTTP answer. */
 function parse(answer: string): { status: number; body: unknown; length: number } {

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdtemp } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InferenceService } from '../../src/contract/inference-service.js';
@@ -108,3 +109,19 @@ export const forecastBody = (model: string, horizon = 3) => ({
   inputs: [{ type: 'univariate_time_series', name: 's', series: [1, 2, 3, 4, 5, 6, 7, 8], frequency: 'D', start_timestamp: '2024-01-01T00:00:00Z' }],
   options: { horizon, quantiles: [0.1, 0.9] },
 });
+
+/** Writes `text` on a raw connection to `port` and resolves with everything the server sent until it closed (or `ms` passed). */
+export function rawExchange(port: number, text: string, ms = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let out = '';
+    const timer = setTimeout(() => socket.destroy(), ms);
+    socket.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+    socket.write(text);
+  });
+}
