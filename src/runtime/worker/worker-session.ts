@@ -8,6 +8,8 @@ import { sessionWorkerEntry } from './worker-entry.js';
 export const MAX_WORKER_RESTARTS = 3;
 /** How long `release()` waits for the worker to free its session before terminating it. */
 const RELEASE_GRACE_MS = 5_000;
+/** How long `kill()` waits for the abandoned worker to finish its run and exit. */
+const KILL_WAIT_MS = 30_000;
 
 interface PendingRun {
   resolve: (outputs: Record<string, OrtOutput>) => void;
@@ -81,15 +83,32 @@ export class WorkerSession implements OrtSession {
   }
 
   /**
-   * Stops the worker at once, as a crash would: pending runs fail with `inference_failed`, the next
-   * run restarts it (counted against {@link MAX_WORKER_RESTARTS}). For a run that must be abandoned.
+   * Abandons the worker as a crash would: pending runs fail at once with `inference_failed`, the next
+   * run starts a new worker (counted against {@link MAX_WORKER_RESTARTS}); the old one exits after the
+   * run it is in (see `#retire`). For a run that must be abandoned.
    */
   async kill(reason = 'killed'): Promise<void> {
     const worker = this.#worker;
     if (worker !== undefined) {
       this.#crashed(worker, reason);
-      await worker.terminate();
+      await this.#retire(worker, KILL_WAIT_MS);
     }
+  }
+
+  /**
+   * Asks a worker to exit once its current run is over and waits for that, at most `waitMs`. Never
+   * `terminate()`: stopping a thread while it is inside onnxruntime-node's synchronous run aborts the
+   * whole process (the binding's error path fails with a fatal napi error). A worker still busy after
+   * `waitMs` is left to finish that run and exit on its own (unref'd, it keeps no process alive).
+   */
+  async #retire(worker: Worker, waitMs: number): Promise<void> {
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const release: ToWorker = { kind: 'release' };
+    worker.postMessage(release);
+    worker.unref();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
   }
 
   async release(): Promise<void> {
@@ -103,12 +122,7 @@ export class WorkerSession implements OrtSession {
     if (worker === undefined) {
       return;
     }
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    const release: ToWorker = { kind: 'release' };
-    worker.postMessage(release);
-    const timer = setTimeout(() => void worker.terminate(), RELEASE_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
+    await this.#retire(worker, RELEASE_GRACE_MS);
   }
 
   #ensureWorker(): Promise<Worker> {
