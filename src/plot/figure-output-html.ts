@@ -58,8 +58,9 @@ export function figureOutputHtml(fig: PlotlyFigure, png: Uint8Array, options: Fi
 function drawScript(id: string, figJson: string, loader: string): string {
   return `(function(){var w=window,d=document,id=${JSON.stringify(id)},fig=${figJson},me=d.currentScript,tries=0;
 function box(){var p=me&&me.previousElementSibling;return p&&p.id===id?p:d.getElementById(id);}
-function draw(){var b=box();if(!w.Plotly||!b||b.getAttribute('data-interactive'))return;
-if(!d.body.contains(b)){if(++tries<50)setTimeout(draw,100);return;}
+function draw(){if(!w.Plotly)return;var b=box();
+if(!b||!d.body.contains(b)){if(++tries<50)setTimeout(draw,100);return;}
+if(b.getAttribute('data-interactive'))return;
 b.setAttribute('data-interactive','drawing');var el=d.createElement('div');b.appendChild(el);
 w.Plotly.newPlot(el,fig.data,fig.layout,{displaylogo:false}).then(function(){var img=b.querySelector('img');if(img)b.removeChild(img);b.setAttribute('data-interactive','yes');},
 function(){b.removeChild(el);b.removeAttribute('data-interactive');});}

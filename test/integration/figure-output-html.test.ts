@@ -111,7 +111,7 @@ describe('figureOutputHtml in Chromium', () => {
         document.head.appendChild(s);
         old.remove();
       }
-      setTimeout(() => document.body.appendChild(host), 300);
+      setTimeout(() => document.body.appendChild(host), 1500); // after plotly has loaded: the script must wait for its output
     })()`);
     await page.waitForSelector('.inferkit-figure[data-interactive="yes"] .js-plotly-plot');
     await context.close();
