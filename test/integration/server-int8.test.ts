@@ -1,43 +1,20 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InferenceService } from '../../src/contract/inference-service.js';
-import { buildBertTokenClassifier } from '../../src/onnx/bert-token-classifier.js';
-import { writeNerFixtureRepo } from '../../src/onnx/model-repo.js';
-import { CONLL_LABELS, nerFixtureLabelTable, nerFixtureVocab } from '../../src/onnx/ner-fixture-vocab.js';
 import { defaultLoaders } from '../../src/server/default-loaders.js';
 import { serve } from '../../src/server/serve.js';
 import { startMockHub, type MockHub } from '../fixtures/mock-hub.js';
+import { FULL_NER_PREDICTIONS, SWAPPED_NER_PREDICTIONS, SWAPPED_NER_TEXT, writeSwappedNerRepo } from '../fixtures/swapped-ner-repo.js';
 import { http, isvc } from './server-http.js';
-
-// The "quantized" graph is the NER fixture with PER and LOC swapped: its answers prove which file ran.
-const TEXT = 'John is in Paris';
-const FULL = [[[0, 3, 0, 0, 7, 0]]];
-const SWAPPED = [[[0, 7, 0, 0, 3, 0]]];
-
-function swappedTable(): Float32Array {
-  const vocab = nerFixtureVocab(true);
-  const table = nerFixtureLabelTable(vocab);
-  const n = CONLL_LABELS.length;
-  const swap: Record<number, number> = { 3: 7, 4: 8, 7: 3, 8: 4 };
-  const out = new Float32Array(table.length);
-  for (let t = 0; t < vocab.length; t++) {
-    for (let c = 0; c < n; c++) {
-      out[t * n + (swap[c] ?? c)] = table[t * n + c];
-    }
-  }
-  return out;
-}
 
 let root: string;
 let hub: MockHub;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'inferkit-int8-'));
   const repo = join(root, 'repo');
-  await writeNerFixtureRepo(repo);
-  const graph = buildBertTokenClassifier({ layers: 0, vocabSize: nerFixtureVocab(true).length, numLabels: CONLL_LABELS.length, labelTable: swappedTable() });
-  await writeFile(join(repo, 'onnx', 'model_quantized.onnx'), graph);
+  await writeSwappedNerRepo(repo);
   hub = await startMockHub({ repos: { 'org/ner': { dir: repo } } });
 });
 afterAll(async () => {
@@ -56,7 +33,7 @@ async function servedAnswer(manifest: InferenceService, cache: string, quantized
   try {
     const [state] = await server.loaded();
     expect(state.ready, state.reason).toBe(true);
-    const answer = await http(server.url, '/v1/models/ner:predict', { body: { instances: [TEXT] } });
+    const answer = await http(server.url, '/v1/models/ner:predict', { body: { instances: [SWAPPED_NER_TEXT] } });
     expect(answer.status, answer.text).toBe(200);
     const services = (await http(server.url, '/inferkit/v1/services')).json() as { services: Array<{ inference?: { onnxVariant?: string } }> };
     const downloads = hub.requests.slice(before).filter((r) => r.method === 'GET' && /\.onnx$/.test(r.path)).map((r) => r.path);
@@ -69,7 +46,7 @@ async function servedAnswer(manifest: InferenceService, cache: string, quantized
 describe('serve: int8 graph from the manifest', () => {
   it('annotation serving.inferkit.dev/onnx-variant: quantized serves onnx/model_quantized.onnx, fetching only that graph', async () => {
     const q = await servedAnswer(ner('ner-int8', { 'serving.inferkit.dev/onnx-variant': 'quantized' }), 'cache-a');
-    expect(q.predictions).toEqual(SWAPPED);
+    expect(q.predictions).toEqual(SWAPPED_NER_PREDICTIONS);
     expect(q.variant).toBe('quantized');
     expect(q.downloads.length).toBeGreaterThan(0);
     expect(q.downloads.every((p) => p.endsWith('onnx/model_quantized.onnx'))).toBe(true);
@@ -77,12 +54,12 @@ describe('serve: int8 graph from the manifest', () => {
 
   it('without it the full graph is served; serve --quantized (inference.quantized) switches every service', async () => {
     const full = await servedAnswer(ner('ner-fp32'), 'cache-b');
-    expect(full.predictions).toEqual(FULL);
+    expect(full.predictions).toEqual(FULL_NER_PREDICTIONS);
     expect(full.variant).toBe('default');
     expect(full.downloads.length).toBeGreaterThan(0);
     expect(full.downloads.every((p) => p.endsWith('onnx/model.onnx'))).toBe(true);
     const forced = await servedAnswer(ner('ner-forced'), 'cache-c', true);
-    expect(forced.predictions).toEqual(SWAPPED);
+    expect(forced.predictions).toEqual(SWAPPED_NER_PREDICTIONS);
     expect(forced.downloads.length).toBeGreaterThan(0);
     expect(forced.downloads.every((p) => p.endsWith('onnx/model_quantized.onnx'))).toBe(true);
   }, 60_000);

@@ -1,32 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBertTokenClassifier } from '../../onnx/bert-token-classifier.js';
 import { writeNerFixtureRepo } from '../../onnx/model-repo.js';
-import { CONLL_LABELS, nerFixtureLabelTable, nerFixtureVocab } from '../../onnx/ner-fixture-vocab.js';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { FULL_NER_PREDICTIONS, SWAPPED_NER_PREDICTIONS, SWAPPED_NER_TEXT, writeSwappedNerRepo } from '../../../test/fixtures/swapped-ner-repo.js';
 import { loadTokenClassifier, type TokenClassifierOptions, type TokenClassifierSource } from './load-token-classifier.js';
-
-// The "quantized" graph is a different model on purpose: the NER fixture's label table with PER and
-// LOC swapped, so its answers prove which file was loaded.
-const TEXT = 'John is in Paris';
-const FULL = [[[0, 3, 0, 0, 7, 0]]]; // [CLS] john(B-PER) is in paris(B-LOC) [SEP]
-const SWAPPED = [[[0, 7, 0, 0, 3, 0]]];
-
-function swappedTable(): Float32Array {
-  const vocab = nerFixtureVocab(true);
-  const table = nerFixtureLabelTable(vocab);
-  const n = CONLL_LABELS.length;
-  const swap: Record<number, number> = { 3: 7, 4: 8, 7: 3, 8: 4 };
-  const out = new Float32Array(table.length);
-  for (let t = 0; t < vocab.length; t++) {
-    for (let c = 0; c < n; c++) {
-      out[t * n + (swap[c] ?? c)] = table[t * n + c];
-    }
-  }
-  return out;
-}
 
 let root: string;
 let hub: MockHub;
@@ -35,10 +14,7 @@ const plainOnly = (): string => join(root, 'plain');
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'inferkit-tcq-'));
-  await writeNerFixtureRepo(withQuantized());
-  const vocabSize = nerFixtureVocab(true).length;
-  const graph = buildBertTokenClassifier({ layers: 0, hidden: 32, heads: 2, vocabSize, numLabels: CONLL_LABELS.length, labelTable: swappedTable() });
-  await writeFile(join(withQuantized(), 'onnx', 'model_quantized.onnx'), graph);
+  await writeSwappedNerRepo(withQuantized());
   await writeNerFixtureRepo(plainOnly());
   hub = await startMockHub({ repos: { 'org/ner-q': { dir: withQuantized() }, 'org/ner-plain': { dir: plainOnly() } } });
 });
@@ -50,7 +26,7 @@ afterAll(async () => {
 async function predictWith(source: TokenClassifierSource, options: Partial<TokenClassifierOptions> = {}) {
   const classifier = await loadTokenClassifier(source, { modelName: 'ner', ...options });
   try {
-    return { predictions: (await classifier.predictV1({ instances: [TEXT] })).predictions, info: classifier.info };
+    return { predictions: (await classifier.predictV1({ instances: [SWAPPED_NER_TEXT] })).predictions, info: classifier.info };
   } finally {
     await classifier.dispose();
   }
@@ -59,10 +35,10 @@ async function predictWith(source: TokenClassifierSource, options: Partial<Token
 describe('loadTokenClassifier quantized', () => {
   it('runs onnx/model.onnx by default and onnx/model_quantized.onnx when asked (local folder)', async () => {
     const full = await predictWith(withQuantized());
-    expect(full.predictions).toEqual(FULL);
+    expect(full.predictions).toEqual(FULL_NER_PREDICTIONS);
     expect(full.info).toMatchObject({ quantized: false, modelFile: join(withQuantized(), 'onnx', 'model.onnx') });
     const quantized = await predictWith(withQuantized(), { quantized: true });
-    expect(quantized.predictions).toEqual(SWAPPED);
+    expect(quantized.predictions).toEqual(SWAPPED_NER_PREDICTIONS);
     expect(quantized.info).toMatchObject({ quantized: true, modelFile: join(withQuantized(), 'onnx', 'model_quantized.onnx') });
   });
 
@@ -76,14 +52,14 @@ describe('loadTokenClassifier quantized', () => {
     const events: string[] = [];
     const onProgress = (e: { type: string; file: string }): void => void events.push(`${e.type}:${e.file}`);
     const full = await predictWith('org/ner-q', { cacheDir: join(root, 'cache-full'), hubUrl: hub.url, onProgress });
-    expect(full.predictions).toEqual(FULL);
+    expect(full.predictions).toEqual(FULL_NER_PREDICTIONS);
     expect(events.filter((e) => e.includes('model_quantized'))).toEqual([]);
 
     events.length = 0;
     const quantized = await predictWith('hf://org/ner-q', { cacheDir: join(root, 'cache-q'), hubUrl: hub.url, onProgress, quantized: true });
     expect(events).toContain('file-done:onnx/model_quantized.onnx');
     expect(events.filter((e) => e.endsWith(':onnx/model.onnx'))).toEqual([]); // the full graph is not fetched
-    expect(quantized.predictions).toEqual(SWAPPED);
+    expect(quantized.predictions).toEqual(SWAPPED_NER_PREDICTIONS);
     expect(quantized.info.quantized).toBe(true);
   });
 
