@@ -70,3 +70,34 @@ export function normalQuantile(p: number): number {
   return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
     (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
+
+/**
+ * Classical decomposition's seasonal indices of `x[0..end)`: detrended by a centred moving average of
+ * order m (2×m for even m), averaged per position (`offset` + t) mod m (`offset` = the season position of
+ * `x[0]`), normalised to average 1 (multiplicative) or 0 (additive). A position never seen gets 1 or 0.
+ */
+export function classicalSeasonalIndices(x: ArrayLike<number>, m: number, multiplicative: boolean, offset = 0, end = x.length): Float64Array {
+  const sum = new Float64Array(m);
+  const count = new Float64Array(m);
+  const half = Math.floor(m / 2);
+  for (let t = half; t < end - half; t++) {
+    let trend = 0;
+    if (m % 2 === 0) {
+      trend = 0.5 * (x[t - half] + x[t + half]);
+      for (let k = t - half + 1; k < t + half; k++) {
+        trend += x[k];
+      }
+    } else {
+      for (let k = t - half; k <= t + half; k++) {
+        trend += x[k];
+      }
+    }
+    trend /= m;
+    const pos = (offset + t) % m;
+    sum[pos] += multiplicative ? x[t] / trend : x[t] - trend;
+    count[pos]++;
+  }
+  const idx = sum.map((v, i) => (count[i] > 0 ? v / count[i] : multiplicative ? 1 : 0));
+  const avg = idx.reduce((a, v) => a + v, 0) / m;
+  return idx.map((v) => (multiplicative ? v / avg : v - avg));
+}

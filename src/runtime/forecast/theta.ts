@@ -2,6 +2,7 @@ import { baselineModel, type BaselineOptions, type PointAndSpread } from './base
 import { calibratedRule } from './calibrated-rule.js';
 import { fillMissing } from './fill-missing.js';
 import type { ForecastModel } from './forecast-model.js';
+import { classicalSeasonalIndices } from './seasonality.js';
 
 /**
  * The Theta method (Assimakopoulos & Nikolopoulos 2000, in Hyndman & Billah's SES-with-drift
@@ -36,7 +37,7 @@ function thetaRule(y: Float32Array, horizon: number, m: number): PointAndSpread 
   }
   const n = x.length;
   const multiplicative = x.every((v) => v > 0);
-  const season = m > 1 && n >= 2 * m && isSeasonal(x, m) ? seasonalIndices(x, m, first, multiplicative) : undefined;
+  const season = m > 1 && n >= 2 * m && isSeasonal(x, m) ? classicalSeasonalIndices(x, m, multiplicative, first) : undefined;
   const d = season === undefined ? x : x.map((v, t) => deseason(v, season[(first + t) % m], multiplicative));
   const alpha = bestAlpha(d);
   const { level, sigma } = ses(d, alpha);
@@ -107,33 +108,6 @@ function isSeasonal(x: Float64Array, m: number): boolean {
     acc += r(k) ** 2;
   }
   return Math.abs(r(m)) > 1.645 * Math.sqrt((1 + 2 * acc) / n);
-}
-
-/** Classical decomposition: indices by absolute position mod m (`offset` = index of x[0]), normalised. */
-function seasonalIndices(x: Float64Array, m: number, offset: number, multiplicative: boolean): Float64Array {
-  const sum = new Float64Array(m);
-  const count = new Float64Array(m);
-  const half = Math.floor(m / 2);
-  for (let t = half; t < x.length - half; t++) {
-    let trend = 0;
-    if (m % 2 === 0) {
-      trend = 0.5 * (x[t - half] + x[t + half]);
-      for (let k = t - half + 1; k < t + half; k++) {
-        trend += x[k];
-      }
-    } else {
-      for (let k = t - half; k <= t + half; k++) {
-        trend += x[k];
-      }
-    }
-    trend /= m;
-    const pos = (offset + t) % m;
-    sum[pos] += multiplicative ? x[t] / trend : x[t] - trend;
-    count[pos]++;
-  }
-  const idx = sum.map((s, i) => (count[i] > 0 ? s / count[i] : multiplicative ? 1 : 0));
-  const avg = idx.reduce((a, b) => a + b, 0) / m;
-  return idx.map((v) => (multiplicative ? v / avg : v - avg));
 }
 
 function ses(d: Float64Array, alpha: number): { level: number; sigma: number; sse: number } {

@@ -1,5 +1,6 @@
 import type { EtsStates } from './ets-filter.js';
 import type { EtsSpec } from './ets-spec.js';
+import { classicalSeasonalIndices } from '../seasonality.js';
 
 /**
  * Starting states by the usual heuristic (Hyndman et al. 2008, §2.6.1): the seasonal states from
@@ -48,27 +49,5 @@ export function initialStates(y: ArrayLike<number>, spec: EtsSpec, m: number): E
  * order m (2×m for even m), averaged per position t mod m, normalised.
  */
 export function seasonalFigure(y: ArrayLike<number>, m: number, multiplicative: boolean, span: number): Float64Array {
-  const sum = new Float64Array(m);
-  const count = new Float64Array(m);
-  const half = Math.floor(m / 2);
-  const end = Math.min(span, y.length);
-  for (let t = half; t < end - half; t++) {
-    let trend = 0;
-    if (m % 2 === 0) {
-      trend = 0.5 * (y[t - half] + y[t + half]);
-      for (let j = t - half + 1; j < t + half; j++) {
-        trend += y[j];
-      }
-    } else {
-      for (let j = t - half; j <= t + half; j++) {
-        trend += y[j];
-      }
-    }
-    trend /= m;
-    sum[t % m] += multiplicative ? y[t] / trend : y[t] - trend;
-    count[t % m]++;
-  }
-  const idx = sum.map((v, i) => (count[i] > 0 ? v / count[i] : multiplicative ? 1 : 0));
-  const avg = idx.reduce((a, v) => a + v, 0) / m;
-  return idx.map((v) => (multiplicative ? v / avg : v - avg));
+  return classicalSeasonalIndices(y, m, multiplicative, 0, Math.min(span, y.length));
 }
