@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { InferkitError } from '../errors.js';
+import { createWorkerSessionPool, type WorkerSessionPool } from './worker/session-pool.js';
 import { createWorkerSession } from './worker/worker-session.js';
 
 /** An ONNX Runtime tensor. */
@@ -29,6 +30,10 @@ export interface OrtSession {
   run(feeds: OrtFeeds): Promise<Record<string, OrtOutput>>;
   /** Frees the session (and stops its worker). */
   release(): Promise<void>;
+  /** Runs that execute side by side (replicas); callers keep this many runs in flight. @default 1 */
+  readonly parallelRuns?: number;
+  /** Runs that would start at once (idle replicas, none queued); absent when the session cannot tell. */
+  readonly idleRuns?: number;
 }
 
 /** Execution provider: `cpu` everywhere; `cuda` on machines with the CUDA EP libraries. */
@@ -53,6 +58,16 @@ export interface SessionOptions {
    * @default false (the server turns it on)
    */
   worker?: boolean;
+  /**
+   * With `worker`, this many copies of the session, each in its own worker thread with
+   * `intraOpThreads` threads: runs go to an idle copy, so batches run side by side (see
+   * {@link WorkerSessionPool}). More throughput per core than one session with more threads, for one
+   * copy of the weights per replica and a slower batch-1 run.
+   * @default 1
+   */
+  replicas?: number;
+  /** With `worker`, one replica per entry with that many intra-op threads (wins over `replicas` and `intraOpThreads`); what the server plans. */
+  replicaThreads?: readonly number[];
   /** Inter-op threads. @default 1 */
   interOpThreads?: number;
   /** Execution provider. @default 'cpu' */
@@ -76,8 +91,19 @@ export function availableExecutionProviders(): string[] {
  * reason when the file cannot be loaded, and `config` when `cuda` is asked for but not available.
  */
 export async function createSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<OrtSession> {
+  const replicas = options.replicaThreads?.length ?? options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1) {
+    throw new InferkitError('config', `replicas must be a positive integer, got ${replicas}`, { param: 'replicas' });
+  }
+  if (replicas > 1 && options.worker !== true) {
+    throw new InferkitError('config', 'replicas need worker: true (each replica is a worker thread)', { param: 'replicas' });
+  }
+  if (replicas > 1) {
+    return createWorkerSessionPool(model, options, options.replicaThreads ?? Array.from({ length: replicas }, () => options.intraOpThreads ?? 1));
+  }
   if (options.worker === true) {
-    return createWorkerSession(model, options);
+    const { replicaThreads, ...one } = options;
+    return createWorkerSession(model, replicaThreads?.length === 1 ? { ...one, intraOpThreads: replicaThreads[0] } : one);
   }
   return createLocalSession(model, options);
 }

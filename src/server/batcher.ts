@@ -19,6 +19,12 @@ export interface BatcherOptions {
    * main thread. @default 1
    */
   maxConcurrentCalls?: number;
+  /**
+   * With `maxConcurrentCalls` > 1: whether the model could start another call right now (e.g. a
+   * session replica is idle). A second call then starts only when this says so, not as soon as one
+   * request queues up, so calls stay large. @default always true
+   */
+  hasSpareCapacity?: () => boolean;
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
   /**
@@ -45,6 +51,12 @@ interface Pending<I, O> {
 }
 
 /**
+ * Hands outputs of a merged call over early: `indices` into the call's items, `outputs` in the same
+ * order. A request is answered as soon as all its items have been emitted.
+ */
+export type EmitOutputs<O> = (indices: readonly number[], outputs: readonly O[]) => void;
+
+/**
  * Merges concurrent requests into one call of `run`. Each request's items stay together and in
  * order, requests are taken first-come first-served until `maxBatchSize` items, and each request
  * gets back exactly its own slice of the outputs. One merged call runs at a time; requests that
@@ -67,17 +79,19 @@ export class Batcher<I, O> {
   private immediate: NodeJS.Immediate | undefined;
   private readonly waitWhenIdle: boolean;
   private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0 };
-  private readonly run: (items: I[], signal?: AbortSignal) => Promise<O[]>;
+  private readonly run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>;
+  private readonly hasSpareCapacity: () => boolean;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
   private readonly isolateFailures: boolean;
 
   /**
    * `run(items, signal)`: `signal` aborts once every request of the call is gone (their clients
    * disconnected), so a model that checks it stops early; it is undefined when some request of
-   * the call has no signal.
+   * the call has no signal. `emit` (optional to call) answers requests before the whole call ends.
    */
-  constructor(run: (items: I[], signal?: AbortSignal) => Promise<O[]>, options: BatcherOptions = {}) {
+  constructor(run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>, options: BatcherOptions = {}) {
     this.run = run;
+    this.hasSpareCapacity = options.hasSpareCapacity ?? (() => true);
     this.isolateFailures = options.isolateFailures === true;
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
@@ -137,8 +151,8 @@ export class Batcher<I, O> {
     return this.queue.length === 0 && this.inFlight === 0;
   }
 
-  private async call(items: I[], requests: number, signal?: AbortSignal): Promise<O[]> {
-    const out = await this.run(items, signal);
+  private async call(items: I[], requests: number, signal?: AbortSignal, emit?: EmitOutputs<O>): Promise<O[]> {
+    const out = await this.run(items, signal, emit);
     if (out.length !== items.length) {
       throw new InferkitError('internal', `batched model call returned ${out.length} outputs for ${items.length} inputs`);
     }
@@ -151,7 +165,9 @@ export class Batcher<I, O> {
       return;
     }
     if (this.inFlight > 0) {
-      this.immediate ??= setImmediate(() => this.flush('overlap'));
+      if (this.hasSpareCapacity()) {
+        this.immediate ??= setImmediate(() => this.flush('overlap'));
+      }
     } else if (this.queuedItems >= this.maxBatchSize) {
       this.flush('full');
     } else if (this.waitWhenIdle) {
@@ -172,6 +188,9 @@ export class Batcher<I, O> {
       this.immediate = undefined;
     }
     if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
+      return;
+    }
+    if (reason === 'overlap' && (!this.hasSpareCapacity())) {
       return;
     }
     const batch: Pending<I, O>[] = [];
@@ -199,22 +218,55 @@ export class Batcher<I, O> {
 
   private async runBatch(batch: Pending<I, O>[]): Promise<void> {
     const items = batch.flatMap((p) => p.items);
-    try {
-      const out = await this.call(items, batch.length, whenAllAborted(batch.map((p) => p.signal)));
-      let at = 0;
-      for (const p of batch) {
-        p.resolve(out.slice(at, at + p.items.length));
-        at += p.items.length;
+    // Which request owns each item, and how many of its items are still unanswered.
+    const owner: number[] = [];
+    const starts: number[] = [];
+    batch.forEach((p, b) => {
+      starts.push(owner.length);
+      for (let k = 0; k < p.items.length; k++) {
+        owner.push(b);
       }
+    });
+    const left = batch.map((p) => p.items.length);
+    const got = new Array<O>(items.length);
+    const answer = (b: number): void => {
+      left[b] = -1;
+      batch[b].resolve(got.slice(starts[b], starts[b] + batch[b].items.length));
+    };
+    const emit: EmitOutputs<O> = (indices, outputs) => {
+      indices.forEach((at, k) => {
+        const b = owner[at];
+        if (b === undefined || left[b] <= 0) {
+          return;
+        }
+        got[at] = outputs[k];
+        if (--left[b] === 0) {
+          answer(b);
+        }
+      });
+      // A run of this call ended: the model may have room for the next call now.
+      this.schedule();
+    };
+    try {
+      const out = await this.call(items, batch.length, whenAllAborted(batch.map((p) => p.signal)), emit);
+      batch.forEach((p, b) => {
+        if (left[b] >= 0) {
+          for (let k = 0; k < p.items.length; k++) {
+            got[starts[b] + k] = out[starts[b] + k];
+          }
+          answer(b);
+        }
+      });
     } catch (e) {
-      if (!this.isolateFailures || batch.length === 1) {
-        for (const p of batch) {
+      const unanswered = batch.filter((_, b) => left[b] >= 0);
+      if (!this.isolateFailures || unanswered.length === 1) {
+        for (const p of unanswered) {
           p.reject(e);
         }
         return;
       }
       // One request's input may be what broke the merged call: each request runs alone instead.
-      for (const p of batch) {
+      for (const p of unanswered) {
         await this.call(p.items, 1, p.signal).then(p.resolve, p.reject);
       }
     }

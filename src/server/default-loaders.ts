@@ -31,7 +31,12 @@ function sessionFor(inference: ModelInference | undefined, own: SessionOptions |
   if (inference === undefined) {
     return own;
   }
-  const planned: SessionOptions = { worker: inference.worker, spinning: inference.spinning, ...(inference.threads > 0 ? { intraOpThreads: inference.threads } : {}) };
+  const planned: SessionOptions = {
+    worker: inference.worker,
+    spinning: inference.spinning,
+    ...(inference.threads > 0 ? { intraOpThreads: inference.threads } : {}),
+    ...(inference.replicaThreads !== undefined && (own?.intraOpThreads === undefined || own.replicaThreads !== undefined) ? { replicaThreads: inference.replicaThreads } : {}),
+  };
   return { ...planned, ...own };
 }
 
@@ -114,6 +119,7 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     task: 'token_classification',
     predictor: classifier,
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
+    spareRuns: () => classifier.spareRuns,
     v1Scores: classifier.info.v1Output !== 'class_ids',
     unbatched: classifier.info.offsetsMapping === true,
     dispose: () => classifier.dispose(),

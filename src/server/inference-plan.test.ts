@@ -47,7 +47,28 @@ describe('planInference', () => {
   it('gives one model every CPU, in a worker thread, spinning off', () => {
     const plan = planInference([service('ner')], {}, BUDGET);
     expect(plan).toMatchObject({ threads: 8, source: 'affinity', warnings: [] });
-    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default' }]);
+    // Eight threads go to four 2-thread session replicas (at most four unasked).
+    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2] }]);
+  });
+
+  it('shares a model\'s threads among session replicas: one per thread up to four, spare threads to the first ones; replicas (serve --replicas) overrides', () => {
+    const split = (threads: number, replicas?: number) =>
+      planInference([service('ner')], { threads, ...(replicas !== undefined ? { replicas } : {}) }, BUDGET).models[0]?.replicaThreads;
+    expect(split(1)).toEqual([1]);
+    expect(split(2)).toEqual([1, 1]);
+    expect(split(4)).toEqual([1, 1, 1, 1]);
+    expect(split(6)).toEqual([2, 2, 1, 1]);
+    expect(split(7)).toEqual([2, 2, 2, 1]);
+    expect(split(2, 1)).toEqual([2]);
+    expect(split(8, 3)).toEqual([3, 3, 2]);
+    // Never more replicas than threads.
+    expect(split(2, 5)).toEqual([1, 1]);
+    // Sessions in the main thread and forecasting models keep one session.
+    expect(planInference([service('ner')], { workerThreads: false }, BUDGET).models[0]?.replicaThreads).toBeUndefined();
+    const bolt = planInference([service('bolt', { args: ['--model_id=amazon/chronos-bolt-tiny', '--task=time_series_forecast'] })], {}, BUDGET);
+    expect(bolt.models[0]).toMatchObject({ threads: 8 });
+    expect(bolt.models[0]?.replicaThreads).toBeUndefined();
+    expect(() => planInference([service('a')], { replicas: 0 }, BUDGET)).toThrow(/replicas must be a positive integer/);
   });
 
   it('shares the CPUs among ONNX models and worker baselines, caps by resources.limits.cpu ("500m", "2"), and skips cheap baselines', () => {
@@ -111,6 +132,6 @@ describe('onnxVariant', () => {
     const [isvc] = fromYaml(MANIFEST) as InferenceService[];
     const config = runtimeConfig(isvc);
     const plan = planInference([{ isvc, config, task: inferTask(config) }], {}, BUDGET);
-    expect(plan.models[0]).toEqual({ threads: 1, worker: true, spinning: false, cpuLimit: 0.5, onnxVariant: 'quantized' });
+    expect(plan.models[0]).toEqual({ threads: 1, worker: true, spinning: false, cpuLimit: 0.5, onnxVariant: 'quantized', replicaThreads: [1] });
   });
 });

@@ -22,6 +22,25 @@ export interface InferenceOptions {
   spinning?: boolean;
   /** Serve every token-classification model's `onnx/model_quantized.onnx` (`inferkit serve --quantized`). @default false */
   quantized?: boolean;
+  /**
+   * Session replicas per token-classification model (worker threads each; the model's threads are
+   * shared out among them). `1` = one session with all its threads: the fastest single request.
+   * @default up to {@link MAX_DEFAULT_REPLICAS}, one per thread of the model's share
+   */
+  replicas?: number;
+}
+
+/**
+ * Most replicas the server gives a token-classification model unasked. Replicas with one thread
+ * each beat one many-thread session on throughput (bench/RESULTS.md), at one copy of the weights
+ * each; past four, threads are added to the replicas instead.
+ */
+export const MAX_DEFAULT_REPLICAS = 4;
+
+/** `threads` shared out among `replicas` replicas (at most one per thread), the first ones getting the spare threads. */
+export function replicaThreads(threads: number, replicas: number): number[] {
+  const n = Math.max(1, Math.min(threads, replicas));
+  return Array.from({ length: n }, (_, i) => Math.floor(threads / n) + (i < threads % n ? 1 : 0));
 }
 
 /** What one model runs with (shown in `/inferkit/v1/services` and the CLI's startup lines). */
@@ -36,6 +55,8 @@ export interface ModelInference {
   cpuLimit?: number;
   /** Graph variant (token classification). */
   onnxVariant?: OnnxVariant;
+  /** Intra-op threads of each session replica (token classification in worker threads); one entry = one session. */
+  replicaThreads?: number[];
 }
 
 /** The server's inference plan: the CPU budget and each model's share, in manifest order. */
@@ -105,6 +126,9 @@ export function planInference(services: readonly PlannedService[], options: Infe
   if (options.threads !== undefined && (!Number.isInteger(options.threads) || options.threads < 1)) {
     throw new InferkitError('config', `threads must be a positive integer, got ${options.threads}`, { param: 'threads' });
   }
+  if (options.replicas !== undefined && (!Number.isInteger(options.replicas) || options.replicas < 1)) {
+    throw new InferkitError('config', `replicas must be a positive integer, got ${options.replicas}`, { param: 'replicas' });
+  }
   const total = options.threads ?? budget.cpus;
   const warnings: string[] = [];
   const limits = services.map((s) => {
@@ -135,7 +159,8 @@ export function planInference(services: readonly PlannedService[], options: Infe
       }
     }
     const limit = limits[i];
-    return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}) };
+    const split = worker && s.task === 'token_classification' && threads[i] > 0 ? { replicaThreads: replicaThreads(threads[i], options.replicas ?? MAX_DEFAULT_REPLICAS) } : {};
+    return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });
   return { threads: total, source: options.threads !== undefined ? 'option' : budget.source, cpus: budget, models, warnings };
 }

@@ -1,5 +1,6 @@
 import type { InferenceService } from '../contract/inference-service.js';
-import type { CallOptions, Forecaster, Predictor } from '../contract/predictor.js';
+import type { Forecaster, Predictor } from '../contract/predictor.js';
+import type { TokenIdsOptions } from '../runtime/token-classification/token-classifier.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
 import type { ModelInference } from './inference-plan.js';
@@ -16,7 +17,9 @@ export interface TokenClassificationModel {
    * Argmax class ids per text (`[CLS]`/`[SEP]` included), each text's own tokens only. Used for
    * dynamic batching; when absent the server calls `predictor.predictV1` on the merged texts.
    */
-  classIds?: (texts: string[], options?: CallOptions) => Promise<number[][]>;
+  classIds?: (texts: string[], options?: TokenIdsOptions) => Promise<number[][]>;
+  /** Model calls that could start at once (idle session replicas); lets the server start a second merged call only then. */
+  spareRuns?: () => number;
   /**
    * True when V1 entries are not class ids (`--return_probabilities`, `--return_raw_logits`): V1
    * requests then go to `predictor.predictV1` one by one (V2, always ids, is still batched).

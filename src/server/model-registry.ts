@@ -225,8 +225,9 @@ export class ModelRegistry {
     const onBatch = this.options.onBatch;
     const batching = {
       ...this.options.batching,
-      // A session in a worker: the next merged call is prepared while the current one runs.
-      ...(entry.inference?.worker === true ? { maxConcurrentCalls: 2 } : {}),
+      // Sessions in workers: a merged call per replica, plus the next one prepared while they run; a
+      // second call starts only while a replica is idle (`spareRuns`), so calls stay large under load.
+      ...(entry.inference?.worker === true ? { maxConcurrentCalls: (entry.inference.replicaThreads?.length ?? 1) + 1 } : {}),
       onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
     };
     entry.model = model;

@@ -20,6 +20,8 @@ export interface BatchPlan {
   numLabels: number;
   /** Cancels between runs. */
   signal?: AbortSignal;
+  /** Called as each run's logits are ready (in run order), with the indices of `sequences` it covered. */
+  onChunk?: (indices: readonly number[], logits: readonly Float32Array[]) => void;
 }
 
 /**
@@ -33,15 +35,42 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
     order.sort((a, b) => sequences[b].length - sequences[a].length);
   }
   const out = new Array<Float32Array>(sequences.length);
-  for (let start = 0; start < order.length; start += plan.maxBatchSize) {
-    if (plan.signal?.aborted) {
-      throw new InferkitError('inference_failed', 'Inference aborted', { cause: plan.signal.reason });
-    }
-    const chunk = order.slice(start, start + plan.maxBatchSize);
-    const logits = await runChunk(session, chunk.map((i) => sequences[i]), plan);
-    chunk.forEach((i, k) => {
+  // Runs ahead: chunk k+1 is built and handed to the session while chunk k runs, so a session in a
+  // worker thread goes from run to run without waiting for this thread, and a pool of replicas gets
+  // one run each. At most parallelRuns + 1 runs are queued at once, so an abort still stops the rest.
+  const window = (session.parallelRuns ?? 1) + 1;
+  const inFlight: Array<{ chunk: number[]; logits: Promise<Float32Array[]> }> = [];
+  const settleOldest = async (): Promise<void> => {
+    const job = inFlight.shift() as { chunk: number[]; logits: Promise<Float32Array[]> };
+    const logits = await job.logits;
+    job.chunk.forEach((i, k) => {
       out[i] = logits[k];
     });
+    plan.onChunk?.(job.chunk, logits);
+  };
+  try {
+    // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1): a tiny last run costs
+    // nearly as much as a full one.
+    const size = Math.ceil(order.length / Math.ceil(order.length / plan.maxBatchSize));
+    for (let start = 0; start < order.length; start += size) {
+      if (plan.signal?.aborted) {
+        throw new InferkitError('inference_failed', 'Inference aborted', { cause: plan.signal.reason });
+      }
+      const chunk = order.slice(start, start + size);
+      const logits = runChunk(session, chunk.map((i) => sequences[i]), plan);
+      // Handled here, awaited in turn: a failure surfaces when its chunk's turn comes.
+      logits.catch(() => undefined);
+      inFlight.push({ chunk, logits });
+      if (inFlight.length >= window) {
+        await settleOldest();
+      }
+    }
+    while (inFlight.length > 0) {
+      await settleOldest();
+    }
+  } finally {
+    // On a failure or abort, the runs already handed over finish before the caller hears of it.
+    await Promise.allSettled(inFlight.map((j) => j.logits));
   }
   return out;
 }

@@ -16,6 +16,15 @@ export interface TokenIdsResult {
   truncated: boolean[];
 }
 
+/** Options of {@link TokenClassifier.predictTokenIds}. */
+export interface TokenIdsOptions extends CallOptions {
+  /**
+   * Called as each ONNX Runtime run of the call ends, with the indices of `texts` it answered and
+   * their class ids: a server answers those requests without waiting for the rest.
+   */
+  onClassIds?: (indices: readonly number[], classIds: readonly number[][]) => void;
+}
+
 /** Softmax probabilities per token for each text, and which texts were cut at `maxLength`. */
 export interface TokenProbabilitiesResult {
   /** Per text, per token (`[CLS]`/`[SEP]` included, its own tokens only): probability per class id (sums to 1). */
@@ -69,6 +78,9 @@ export interface TokenClassifierInfo {
   offsetsMapping?: boolean;
 }
 
+/** Logits of some texts of a call (indices into its texts), as one run ends. */
+type ChunkLogits = (indices: readonly number[], logits: readonly Float32Array[]) => void;
+
 interface RunOutput {
   encoded: EncodedText[];
   logits: Float32Array[];
@@ -114,9 +126,11 @@ export class TokenClassifier implements Predictor {
   }
 
   /** Argmax class ids per token for each text (batched, padded, masked). */
-  async predictTokenIds(texts: readonly string[], options: CallOptions = {}): Promise<TokenIdsResult> {
-    const { encoded, logits } = await this.#run(texts, false, options);
+  async predictTokenIds(texts: readonly string[], options: TokenIdsOptions = {}): Promise<TokenIdsResult> {
     const n = this.#plan.numLabels;
+    const onClassIds = options.onClassIds;
+    const onLogits = onClassIds && ((indices: readonly number[], logits: readonly Float32Array[]) => onClassIds(indices, logits.map((l) => argmaxPerToken(l, n))));
+    const { encoded, logits } = await this.#run(texts, false, options, onLogits);
     return { classIds: logits.map((l) => argmaxPerToken(l, n)), truncated: encoded.map((e) => e.truncated) };
   }
 
@@ -199,25 +213,31 @@ export class TokenClassifier implements Predictor {
     await this.dispose();
   }
 
-  #run(texts: readonly string[], details: boolean, options: CallOptions): Promise<RunOutput> {
+  /** Runs that could start at once on this classifier's session (idle replicas); 0 when unknown or disposed. */
+  get spareRuns(): number {
+    return this.#session?.idleRuns ?? 0;
+  }
+
+  #run(texts: readonly string[], details: boolean, options: CallOptions, onLogits?: ChunkLogits): Promise<RunOutput> {
     const session = this.#session;
     if (session === undefined) {
       return Promise.reject(new InferkitError('model_not_ready', `Model "${this.name}" has been disposed`));
     }
     // Tracked from the start (tokenizing included), so dispose() never frees a session a call will use.
-    const running = this.#runOn(session, texts, details, options);
+    const running = this.#runOn(session, texts, details, options, onLogits);
     this.#inFlight.add(running);
     return running.finally(() => this.#inFlight.delete(running));
   }
 
-  async #runOn(session: OrtSession, texts: readonly string[], details: boolean, options: CallOptions): Promise<RunOutput> {
+  async #runOn(session: OrtSession, texts: readonly string[], details: boolean, options: CallOptions, onLogits?: ChunkLogits): Promise<RunOutput> {
     if (options.signal?.aborted) {
       throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
     }
     const encoded = await this.#tokenizer.encode(texts, details);
     // Without special tokens an empty text has no tokens: its answer is empty, the model never sees it.
     const live = encoded.flatMap((e, i) => (e.ids.length > 0 ? [i] : []));
-    const ran = live.length === 0 ? [] : await runTokenLogits(session, live.map((i) => encoded[i].ids), { ...this.#plan, signal: options.signal });
+    const onChunk = onLogits && ((chunk: readonly number[], logits: readonly Float32Array[]) => onLogits(chunk.map((k) => live[k]), logits));
+    const ran = live.length === 0 ? [] : await runTokenLogits(session, live.map((i) => encoded[i].ids), { ...this.#plan, signal: options.signal, onChunk });
     const logits: Float32Array[] = encoded.map(() => new Float32Array(0));
     live.forEach((i, k) => (logits[i] = ran[k]));
     this.#stats.calls++;

@@ -47,6 +47,11 @@ export class WorkerSession implements OrtSession {
     this.#label = typeof model === 'string' ? model : `an in-memory model (${model.byteLength} bytes)`;
   }
 
+  /** 1 when no run is queued or running in the worker, else 0. */
+  get idleRuns(): number {
+    return this.#pending.size === 0 ? 1 : 0;
+  }
+
   /** Restarts so far (after crashes or `kill()`). */
   get restarts(): number {
     return this.#restarts;

@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTokenClassifierRepo } from '../../onnx/model-repo.js';
+import { nerFixtureVocab } from '../../onnx/ner-fixture-vocab.js';
+import { loadTokenClassifier } from './load-token-classifier.js';
+
+// 17 texts of different lengths (one empty: it still has [CLS] and [SEP]).
+const words = ['Berlin', 'Paris', 'Angela', 'Merkel', 'met', 'the', 'president', 'in', 'yesterday'];
+const TEXTS = Array.from({ length: 17 }, (_, i) => (i === 5 ? '' : words.slice(0, 1 + (i * 7) % words.length).join(' ')));
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'inferkit-runs-'));
+  await writeTokenClassifierRepo(join(root, 'random'), { vocab: nerFixtureVocab(true), model: { layers: 2, hidden: 32, heads: 2, initStd: 0.5, seed: 7 } });
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('TokenClassifier runs', () => {
+  it('cuts a call into even runs (17 texts at most 8 per run: 6 + 6 + 5, not 8 + 8 + 1) and reports each run as it ends', async () => {
+    await using c = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 8, disableLowerCase: true });
+    const seen: Array<{ indices: number[]; ids: number[][] }> = [];
+    const { classIds } = await c.predictTokenIds(TEXTS, { onClassIds: (indices, ids) => seen.push({ indices: [...indices], ids: ids.map((r) => [...r]) }) });
+    expect(seen.map((s) => s.indices.length)).toEqual([6, 6, 5]);
+    expect(seen.flatMap((s) => s.indices).sort((a, b) => a - b)).toEqual(TEXTS.map((_, i) => i));
+    // What a run reports is what the call returns for those texts.
+    for (const s of seen) {
+      s.indices.forEach((i, k) => expect(s.ids[k]).toEqual(classIds[i]));
+    }
+    expect(classIds[5]).toHaveLength(2);
+  });
+
+  it('session replicas in worker threads answer what one in-thread session answers', async () => {
+    await using local = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 3, disableLowerCase: true });
+    await using pooled = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 3, disableLowerCase: true, session: { worker: true, replicas: 2 } });
+    expect(pooled.spareRuns).toBe(2);
+    const [a, b] = await Promise.all([local.predictTokenIds(TEXTS), pooled.predictTokenIds(TEXTS)]);
+    expect(b.classIds).toEqual(a.classIds);
+    expect(pooled.spareRuns).toBe(2);
+  }, 30_000);
+});

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildBertTokenClassifier } from '../../onnx/bert-token-classifier.js';
+import { createSession, int64Tensor, type OrtSession } from '../ort.js';
+import { WorkerSessionPool } from './session-pool.js';
+
+const MODEL = buildBertTokenClassifier({ vocabSize: 64, layers: 1, hidden: 16, heads: 2 });
+const LOAD_MS = 30_000;
+
+function feeds(batch: number, width: number, seed = 0) {
+  const ids = new BigInt64Array(batch * width).map((_, i) => BigInt(1 + ((i + seed) % 60)));
+  return {
+    input_ids: int64Tensor(ids, [batch, width]),
+    attention_mask: int64Tensor(new BigInt64Array(batch * width).fill(1n), [batch, width]),
+    token_type_ids: int64Tensor(new BigInt64Array(batch * width), [batch, width]),
+  };
+}
+
+const open: OrtSession[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.release()));
+});
+
+describe('createSession({ worker: true, replicas })', () => {
+  it('replicas answer exactly what one in-thread session answers, runs given at once spread over them', async () => {
+    const local = await createSession(MODEL);
+    const pool = await createSession(MODEL, { worker: true, replicas: 3 });
+    open.push(local, pool);
+    expect(pool).toBeInstanceOf(WorkerSessionPool);
+    expect(pool.parallelRuns).toBe(3);
+    expect(pool.inputNames).toEqual(local.inputNames);
+    expect(pool.idleRuns).toBe(3);
+    // Eight runs at once: three start, five queue; each answer is its own run's.
+    const runs = Array.from({ length: 8 }, (_, k) => pool.run(feeds(2, 5 + k, k)));
+    expect(pool.idleRuns).toBe(0);
+    const answers = await Promise.all(runs);
+    for (let k = 0; k < 8; k++) {
+      const want = await local.run(feeds(2, 5 + k, k));
+      expect(answers[k].logits.dims).toEqual([2, 5 + k, 9]);
+      expect(Array.from(answers[k].logits.data as Float32Array)).toEqual(Array.from(want.logits.data as Float32Array));
+    }
+    expect(pool.idleRuns).toBe(3);
+  }, LOAD_MS);
+
+  it('replicaThreads sets each replica\'s threads; one entry is a single worker session', async () => {
+    const pool = await createSession(MODEL, { worker: true, replicaThreads: [2, 1] });
+    const one = await createSession(MODEL, { worker: true, replicaThreads: [2] });
+    open.push(pool, one);
+    expect(pool.parallelRuns).toBe(2);
+    expect(one).not.toBeInstanceOf(WorkerSessionPool);
+    expect(one.idleRuns).toBe(1);
+    await expect(pool.run(feeds(1, 4))).resolves.toHaveProperty('logits');
+  }, LOAD_MS);
+
+  it('bad replica settings are config errors naming the field; replicas without worker threads are refused', async () => {
+    await expect(createSession(MODEL, { worker: true, replicas: 0 })).rejects.toMatchObject({ code: 'config', param: 'replicas' });
+    await expect(createSession(MODEL, { replicas: 2 })).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('worker: true') });
+    await expect(createSession(MODEL, { worker: true, replicaThreads: [1, 0] })).rejects.toMatchObject({ code: 'config' });
+  });
+
+  it('a graph that cannot load rejects with model_load_failed (no replica left running)', async () => {
+    await expect(createSession(new Uint8Array([1, 2, 3, 4]), { worker: true, replicas: 2 })).rejects.toMatchObject({ code: 'model_load_failed' });
+  }, LOAD_MS);
+
+  it('a failing run fails alone; release() fails queued runs with model_not_ready and later runs too', async () => {
+    const pool = await createSession(MODEL, { worker: true, replicas: 2 });
+    const bad = { ...feeds(1, 4), input_ids: int64Tensor(new BigInt64Array(3), [1, 3]) };
+    await expect(pool.run(bad)).rejects.toMatchObject({ code: 'inference_failed' });
+    await expect(pool.run(feeds(1, 4))).resolves.toHaveProperty('logits');
+    const busy = [pool.run(feeds(32, 64)), pool.run(feeds(32, 64))].map((p) => p.catch((e: unknown) => e));
+    const queued = expect(pool.run(feeds(1, 4))).rejects.toMatchObject({ code: 'model_not_ready' });
+    await pool.release();
+    await queued;
+    await Promise.all(busy);
+    await expect(pool.run(feeds(1, 4))).rejects.toMatchObject({ code: 'model_not_ready' });
+  }, LOAD_MS);
+});

@@ -1,0 +1,123 @@
+import { InferkitError } from '../../errors.js';
+import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort.js';
+import { WorkerSession } from './worker-session.js';
+
+interface QueuedRun {
+  feeds: OrtFeeds;
+  resolve: (outputs: Record<string, OrtOutput>) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Several copies of one ONNX model, each in its own worker thread with its own session, behind the
+ * {@link OrtSession} interface: runs go to an idle replica at once, or wait (first come, first
+ * served) for the first replica that frees up. Replicas with one intra-op thread each run batches side
+ * by side with no synchronisation between threads: on BERT-base int8 two 1-thread replicas did 1.3×
+ * the sentences/s of one 2-thread session with spinning on, 1.65× with it off (bench/RESULTS.md). The
+ * price is memory (one copy of the weights per replica) and batch-1 latency (one run uses one
+ * replica's threads). A crashed replica restarts on its next run like a {@link WorkerSession}.
+ */
+export class WorkerSessionPool implements OrtSession {
+  inputNames: readonly string[] = [];
+  outputNames: readonly string[] = [];
+  outputMetadata: readonly OrtValueMetadata[] = [];
+  readonly #replicas: WorkerSession[];
+  readonly #busy: boolean[];
+  readonly #queue: QueuedRun[] = [];
+  #released = false;
+
+  /** `threads[i]` intra-op threads for replica `i` (the first ones are preferred when several are idle). */
+  constructor(model: string | Uint8Array, options: SessionOptions, threads: readonly number[]) {
+    if (threads.length === 0 || threads.some((t) => !Number.isInteger(t) || t < 1)) {
+      throw new InferkitError('config', `replicas need a positive whole number of threads each, got [${threads.join(', ')}]`);
+    }
+    const { worker: _worker, replicas: _replicas, replicaThreads: _threads, ...rest } = options;
+    this.#replicas = threads.map((t) => new WorkerSession(model, { ...rest, intraOpThreads: t }));
+    this.#busy = threads.map(() => false);
+  }
+
+  /** Runs that can execute at once (one per replica). */
+  get parallelRuns(): number {
+    return this.#replicas.length;
+  }
+
+  /** Idle replicas no queued run is waiting for. */
+  get idleRuns(): number {
+    return Math.max(0, this.#busy.filter((b) => !b).length - this.#queue.length);
+  }
+
+  /** Restarts of all replicas so far. */
+  get restarts(): number {
+    return this.#replicas.reduce((n, r) => n + r.restarts, 0);
+  }
+
+  /** Opens every replica; if one fails, the others are released and its load error is thrown. */
+  async start(): Promise<void> {
+    const started = await Promise.allSettled(this.#replicas.map((r) => r.start()));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed !== undefined) {
+      await Promise.allSettled(this.#replicas.map((r) => r.release()));
+      throw failed.reason;
+    }
+    const first = this.#replicas[0];
+    this.inputNames = first.inputNames;
+    this.outputNames = first.outputNames;
+    this.outputMetadata = first.outputMetadata;
+  }
+
+  run(feeds: OrtFeeds): Promise<Record<string, OrtOutput>> {
+    if (this.#released) {
+      return Promise.reject(new InferkitError('model_not_ready', 'the session was released'));
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ feeds, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) {
+      return;
+    }
+    this.#released = true;
+    const waiting = this.#queue.splice(0);
+    for (const run of waiting) {
+      run.reject(new InferkitError('model_not_ready', 'the session was released'));
+    }
+    await Promise.allSettled(this.#replicas.map((r) => r.release()));
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const free = this.#busy.indexOf(false);
+      if (free < 0) {
+        return;
+      }
+      const run = this.#queue.shift() as QueuedRun;
+      this.#busy[free] = true;
+      // The replica is marked free (and given the next queued run) before its caller hears back, so
+      // the caller sees the pool's real state.
+      const done = (): void => {
+        this.#busy[free] = false;
+        this.#dispatch();
+      };
+      this.#replicas[free].run(run.feeds).then(
+        (outputs) => {
+          done();
+          run.resolve(outputs);
+        },
+        (e: unknown) => {
+          done();
+          run.reject(e);
+        },
+      );
+    }
+  }
+}
+
+/** Opens `threads.length` replicas of `model` (see {@link WorkerSessionPool}); rejects with the load error. */
+export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[]): Promise<WorkerSessionPool> {
+  const pool = new WorkerSessionPool(model, options, threads);
+  await pool.start();
+  return pool;
+}
