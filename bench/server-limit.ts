@@ -1,7 +1,8 @@
 /**
  * Serving vs the limit: `inferkit serve` (sessions in worker threads, the server's own thread plan)
  * against the best in-process onnxruntime-node throughput on the same machine (all the CPUs the process
- * may use, best of batch 1/8/32, spinning off and on), for the fp32 graph and its dynamic-int8
+ * may use, best of batch 1/8/32 over one session spinning off or on and one 1-thread session per CPU in
+ * worker threads side by side), for the fp32 graph and its dynamic-int8
  * `onnx/model_quantized.onnx`, V1 and V2. Also: cores used (process CPU time / wall, worker threads
  * included), `/v2/health/live` p99 during the saturating load, and concurrency-1 p50 against one raw
  * batch-1 run; and the forecast route (Chronos-Bolt-shaped graph, Theta) against its own limit. The load average is recorded before and after each table; tables started on a loaded
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InferenceService } from '../src/contract/inference-service.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
-import { createLocalSession } from '../src/runtime/ort.js';
+import { createSession, tensorOf, type OrtFeeds } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
@@ -48,6 +49,15 @@ function manifest(dir: string, variant: 'fp32' | 'int8', protocol: 'v1' | 'v2'):
   };
 }
 
+/** The same tensors on fresh buffers (a worker session takes the buffers it is given). */
+function copyFeeds(feeds: Record<string, { type: string; dims: readonly number[]; data: unknown }>): OrtFeeds {
+  const out: OrtFeeds = {};
+  for (const [name, t] of Object.entries(feeds)) {
+    out[name] = tensorOf(t.type, (t.data as BigInt64Array).slice(), [...t.dims]);
+  }
+  return out;
+}
+
 /** Runs the benchmark: one table per graph variant. */
 export async function runServerLimitBench(options: ServerLimitBenchOptions = {}): Promise<BenchResult> {
   const log = options.log ?? (() => undefined);
@@ -63,64 +73,85 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
     for (const variant of ['fp32', 'int8'] as const) {
       const loadBefore = loadavg()[0];
       const file = join(dir, 'onnx', variant === 'int8' ? 'model_quantized.onnx' : 'model.onnx');
-      const limit: Array<{ batch: number; spinning: boolean; rate: number; ms: number; cpuUs: number }> = [];
-      for (const spinning of [false, true]) {
-        const session = await createLocalSession(file, { intraOpThreads: cpus, spinning });
-        // The same 32-text mix the server gets, sorted by length and cut into batches of `batch`: the
-        // least padding any batching of these texts can have (the server also sorts what it merges), so
-        // nothing that pads less can beat this limit.
-        const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
+      // Three in-process configurations, each fed the same 32-text mix the server gets, sorted by length
+      // and cut into batches of 1, 8 or 32 (the least padding any batching of these texts can have):
+      // one session with every thread, spinning off and on; and one 1-thread session per CPU, each in
+      // its own worker thread, taking the batches side by side. The best of them is the limit.
+      const b1ms = new Map<string, number>();
+      const limit: Array<{ batch: number; config: string; rate: number; ms: number; cpuUs: number }> = [];
+      const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
+      const configs = [
+        { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
+        { config: 'spin on', open: () => createSession(file, { intraOpThreads: cpus, spinning: true }) },
+        ...(cpus > 1 ? [{ config: `${cpus}×1 replicas`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 }) }] : []),
+      ];
+      for (const { config, open } of configs) {
+        const session = await open();
         for (const batch of [1, 8, 32]) {
           const feeds = Array.from({ length: mix.length / batch }, (_, k) => contenders.feeds(mix.slice(k * batch, (k + 1) * batch)));
+          // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
+          // once; replicas take them as they free up (one session runs them in turn).
           const runAll = async (): Promise<void> => {
-            for (const f of feeds) {
-              await session.run(f);
-            }
+            await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
           };
           const cpu0 = process.cpuUsage();
           const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
           const cpu = process.cpuUsage(cpu0);
           // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
           const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
-          limit.push({ batch, spinning, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
-          log(`  ${variant} raw batch ${batch} spinning ${spinning ? 'on' : 'off'}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
+          limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
+          log(`  ${variant} raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
         }
+        // Batch-1 latency alone (one run at a time), for the concurrency-1 comparison.
+        const one = contenders.feeds([mix[mix.length / 2]]);
+        const lat = await measure(() => session.run(copyFeeds(one)), { warmup: 3, runs: 100, budgetMs: Math.min(cellMs, 1500), minRuns: 10 });
+        b1ms.set(config, lat.median);
         await session.release();
       }
       const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
-      const b1 = limit.find((l) => l.batch === 1 && !l.spinning);
-      const leanest = limit.filter((l) => !l.spinning).reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
+      const leanest = limit.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
       const rows: string[][] = [];
-      for (const protocol of ['v1', 'v2'] as const) {
-        const server = await serve([manifest(dir, variant, protocol)], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus } });
+      const servers = [
+        { label: 'V1', protocol: 'v1' as const, replicas: undefined },
+        { label: 'V2', protocol: 'v2' as const, replicas: undefined },
+        { label: 'V1, --replicas 1', protocol: 'v1' as const, replicas: 1 },
+      ];
+      for (const { label, protocol, replicas } of servers) {
+        const server = await serve([manifest(dir, variant, protocol)], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
         try {
           const [state] = await server.loaded();
           if (!state.ready) {
             throw new Error(`${variant} ${protocol} did not load: ${state.reason ?? ''}`);
           }
+          const split = server.inference.models[0]?.replicaThreads ?? [cpus];
           const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
           const bodies = texts(16, 11).map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
           const job = { port: server.port, path, bodies, ms: cellMs };
           const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+          const elu0 = performance.eventLoopUtilization();
           const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
+          const elu = performance.eventLoopUtilization(elu0);
           const rate = many.requests / many.seconds;
           const p50 = median(one.latenciesMs);
           const serverCpuUs = (many.serverCores * many.seconds * 1e6) / many.requests;
-          log(`  ${variant} ${protocol}: c=32 ${formatNumber(rate)} sentences/s on ${formatNumber(many.serverCores)} server cores (client ${formatNumber(many.clientCores)}), live p99 ${formatNumber(p99(many.liveMs))} ms; c=1 p50 ${formatNumber(p50)} ms`);
+          // The raw batch-1 run of the same session shape: one replica's threads, or one session with all.
+          const b1 = split.length > 1 ? b1ms.get(`${cpus}×1 replicas`) : b1ms.get('spin off');
+          log(`  ${variant} ${label}: c=32 ${formatNumber(rate)} sentences/s on ${formatNumber(many.serverCores)} server cores (client ${formatNumber(many.clientCores)}), live p99 ${formatNumber(p99(many.liveMs))} ms; c=1 p50 ${formatNumber(p50)} ms`);
           rows.push([
-            `${variant} ${protocol.toUpperCase()}`,
-            `${formatNumber(best.rate)} (b${best.batch}, spin ${best.spinning ? 'on' : 'off'})`,
+            `${variant} ${label} (${split.length > 1 ? `${split.length} replicas × ${split[0]}` : `1 session × ${split[0]}`})`,
+            `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
             formatNumber(rate),
             formatRatio(rate, best.rate),
             formatNumber(many.serverCores),
             formatNumber(many.clientCores),
+            formatNumber((elu.utilization * many.seconds * 1000) / many.requests),
             formatNumber(serverCpuUs),
-            `${formatNumber(leanest.cpuUs)} (b${leanest.batch})`,
+            `${formatNumber(leanest.cpuUs)} (b${leanest.batch}, ${leanest.config})`,
             formatRatio(leanest.cpuUs, serverCpuUs),
             formatNumber(p99(many.liveMs)),
             formatNumber(p50),
-            formatNumber(b1?.ms ?? Number.NaN),
-            formatNumber(p50 - (b1?.ms ?? Number.NaN)),
+            formatNumber(b1 ?? Number.NaN),
+            formatNumber(p50 - (b1 ?? Number.NaN)),
           ]);
         } finally {
           await server.close();
@@ -128,16 +159,16 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       }
       const loadAfter = loadavg()[0];
       const busy = loadBefore > 0.5 * budget.affinity;
-      const raw = (spinning: boolean) => limit.filter((l) => l.spinning === spinning).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
+      const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol', 'limit sent/s (best batch)', 'server c=32 sent/s', 'server / limit', 'server cores (c=32)', 'client cores', 'server CPU µs/sent', 'raw CPU µs/sent (leanest batch)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms', 'c=1 p50 − b1 ms'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s', 'server / limit', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms (same shape)', 'c=1 p50 − b1 ms'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
-          `Limit = raw onnxruntime-node InferenceSession.run on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), ${cpus} intra-op threads, median per batch size: spinning off ${raw(false)}; spinning on ${raw(true)} sentences/s. The server runs with spinning off (its default).`,
-          `Server = inferkit serve (defaultLoaders, sessions in a worker thread, ${cpus} threads planned, dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's. /v2/health/live probed every 10 ms on its own connection during that cell.`,
-          `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's CPU time per sentence at its leanest batch (spinning off). On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core.`,
+          `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size: one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
+          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
+          `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: one batch-1 run at a time on the server's session shape (one replica's threads, or one session with all).`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
       });

@@ -1,7 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { http } from './server-http.js';
 
@@ -33,19 +36,55 @@ describe('inferkit serve --threads / --quantized (child process)', () => {
     // examples/token-classification.yaml limits its predictor to cpu: "1".
     expect(output.text).toMatch(/model=bert .* READY {2}threads=1 \(cpu limit 1\)/);
     const services = (await http(url, '/inferkit/v1/services')).json() as { services: Array<{ inference: unknown }> };
-    expect(services.services[0].inference).toEqual({ threads: 1, worker: true, spinning: false, cpuLimit: 1, onnxVariant: 'default' });
+    expect(services.services[0].inference).toEqual({ threads: 1, worker: true, spinning: false, cpuLimit: 1, onnxVariant: 'default', replicaThreads: [1] });
     const v1 = await http(url, '/v1/models/bert:predict', { headers: { host: 'huggingface-bert.default.example.com' }, body: { instances: ['I live in Berlin'] } });
     expect(v1.status, v1.text).toBe(200);
   }, 75_000);
+
+  it('--replicas shares a model\'s threads among session replicas (default one per thread); the answers stay the same', async () => {
+    // The example without its cpu limit, so the model gets all of --threads.
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-replicas-'));
+    try {
+      const doc = parse(await readFile('examples/token-classification.yaml', 'utf8')) as { spec: { predictor: { model: { resources?: unknown } } } };
+      delete doc.spec.predictor.model.resources;
+      const file = join(dir, 'ner.yaml');
+      await writeFile(file, stringify(doc));
+      const answers: unknown[] = [];
+      for (const [extra, shown, split] of [
+        [[], /threads=3 \(3 replicas: 1\+1\+1\)/, [1, 1, 1]],
+        [['--replicas', '2'], /threads=3 \(2 replicas: 2\+1\)/, [2, 1]],
+        [['--replicas', '1'], /threads=3\n/, [3]],
+      ] as const) {
+        const { proc, output } = start([file, '--threads', '3', ...extra]);
+        const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+        await waitForText(proc, output, /models loaded:\n.*READY.*\n/, 30_000);
+        expect(output.text).toMatch(shown);
+        const services = (await http(url, '/inferkit/v1/services')).json() as { services: Array<{ inference: { replicaThreads?: number[] } }> };
+        expect(services.services[0].inference.replicaThreads).toEqual(split);
+        const texts = ['My name is Wolfgang and I live in Berlin', 'Angela Merkel met Emmanuel Macron in Paris', 'hi'];
+        const v1 = await Promise.all(texts.map((t) => http(url, '/v1/models/bert:predict', { headers: { host: 'huggingface-bert.default.example.com' }, body: { instances: [t] } })));
+        expect(v1.map((r) => r.status)).toEqual([200, 200, 200]);
+        answers.push(v1.map((r) => r.json()));
+        proc.kill('SIGINT');
+        await new Promise((r) => proc.once('exit', r));
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('--quantized asks every token-classification model for onnx/model_quantized.onnx (the built-in fixture has none: the load fails naming it)', async () => {
     const { proc, output } = start(['examples/token-classification.yaml', '--quantized']);
     await waitForText(proc, output, /models loaded:\n.*FAILED: .*onnx\/model_quantized\.onnx/, 30_000);
   }, 75_000);
 
-  it('--threads 0 is refused naming the flag', async () => {
+  it('--threads 0 and --replicas two are refused naming the flag', async () => {
     const err = await promisify(execFile)(TSX, [MAIN, 'serve', 'examples/token-classification.yaml', '--threads', '0']).catch((e: { code?: number; stderr?: string }) => e);
     expect(err).toMatchObject({ code: 1 });
     expect((err as { stderr: string }).stderr).toContain('--threads: expected an integer ≥ 1, got "0"');
+    const bad = await promisify(execFile)(TSX, [MAIN, 'serve', 'examples/token-classification.yaml', '--replicas', 'two']).catch((e: { code?: number; stderr?: string }) => e);
+    expect((bad as { stderr: string }).stderr).toContain('--replicas: expected an integer ≥ 1, got "two"');
   }, 30_000);
 });
