@@ -1,24 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildBertTokenClassifier } from '../../onnx/bert-token-classifier.js';
-import { createSession, int64Tensor, type OrtSession } from '../ort.js';
+import { describe, expect, it } from 'vitest';
+import { releasedAfterEach, TINY_BERT as MODEL, tinyBertFeeds as feeds } from '../../../test/fixtures/tiny-bert-feeds.js';
+import { createSession, int64Tensor } from '../ort.js';
 import { MAX_WORKER_RESTARTS, WorkerSession } from './worker-session.js';
 
-const MODEL = buildBertTokenClassifier({ vocabSize: 64, layers: 1, hidden: 16, heads: 2 });
 const LOAD_MS = 30_000;
-
-function feeds(batch: number, width: number) {
-  const ids = new BigInt64Array(batch * width).map((_, i) => BigInt(1 + (i % 60)));
-  return {
-    input_ids: int64Tensor(ids, [batch, width]),
-    attention_mask: int64Tensor(new BigInt64Array(batch * width).fill(1n), [batch, width]),
-    token_type_ids: int64Tensor(new BigInt64Array(batch * width), [batch, width]),
-  };
-}
-
-const open: OrtSession[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.release()));
-});
+const open = releasedAfterEach();
 
 describe('createSession({ worker: true })', () => {
   it('answers exactly what the in-thread session answers, with the graph\'s names and metadata', async () => {
