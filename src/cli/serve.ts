@@ -35,6 +35,7 @@ export interface ServeCommandOptions {
   maxJsonDepth?: string;
   threads?: string;
   replicas?: string;
+  latencySession?: boolean;
   quantized?: boolean;
 }
 
@@ -114,7 +115,7 @@ export async function readManifests(files: readonly string[]): Promise<Inference
 function stateLine(m: ModelState): string {
   const what = m.ready ? 'READY' : m.phase === 'loading' ? 'loading' : `FAILED: ${m.reason ?? ''}`;
   const i = m.inference;
-  const how = i ? `  threads=${i.threads}${i.replicaThreads !== undefined && i.replicaThreads.length > 1 ? ` (${i.replicaThreads.length} replicas: ${i.replicaThreads.join('+')})` : ''}${i.cpuLimit !== undefined ? ` (cpu limit ${i.cpuLimit})` : ''}${i.onnxVariant === 'quantized' ? ' int8' : ''}` : '';
+  const how = i ? `  threads=${i.threads}${i.replicaThreads !== undefined && i.replicaThreads.length > 1 ? ` (${i.replicaThreads.length} replicas: ${i.replicaThreads.join('+')}${i.latencyThreads !== undefined ? `, latency session: ${i.latencyThreads}` : ''})` : ''}${i.cpuLimit !== undefined ? ` (cpu limit ${i.cpuLimit})` : ''}${i.onnxVariant === 'quantized' ? ' int8' : ''}` : '';
   return `  ${m.namespace}/${m.service}  model=${m.name}  ${m.protocol}  Host: ${m.host}  ${what}${how}`;
 }
 
@@ -143,7 +144,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     loadRetry: { attempts: intOption(opts.loadAttempts, 'load-attempts', 1, 100) },
     log: (line) => console.error(line),
     loaders: defaultLoaders(hubOptionsFromEnv()),
-    inference: { threads: intOption(opts.threads, 'threads', 1), replicas: intOption(opts.replicas, 'replicas', 1), quantized: opts.quantized === true },
+    inference: { threads: intOption(opts.threads, 'threads', 1), replicas: intOption(opts.replicas, 'replicas', 1), latencySession: opts.latencySession !== false, quantized: opts.quantized === true },
   });
   const plan = server.inference;
   const quota = plan.cpus.quota !== undefined ? `, cgroup quota ${plan.cpus.quota} CPUs` : '';
@@ -220,6 +221,7 @@ export function registerServeCommand(program: Command): void {
     .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
     .option('--replicas <n>', 'session replicas per token-classification model, each in its own worker thread with a share of its threads (default: one per thread, at most 4; 1 = one session with all threads, the fastest single request)')
+    .option('--no-latency-session', 'no extra all-threads session for lone requests beside the replicas (saves one copy of the weights; a lone request then runs on one replica)')
     .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)
     .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)
     .action(async (files: string[], opts: ServeCommandOptions) => {

@@ -68,6 +68,12 @@ export interface SessionOptions {
   replicas?: number;
   /** With `worker`, one replica per entry with that many intra-op threads (wins over `replicas` and `intraOpThreads`); what the server plans. */
   replicaThreads?: readonly number[];
+  /**
+   * With several replicas, one more session with this many threads that takes a run only when every
+   * replica is idle and nothing else waits: a lone request runs at the speed of one many-thread
+   * session, a loaded pool on the replicas alone. One more copy of the weights. @default none
+   */
+  latencyThreads?: number;
   /** Inter-op threads. @default 1 */
   interOpThreads?: number;
   /** Execution provider. @default 'cpu' */
@@ -99,10 +105,10 @@ export async function createSession(model: string | Uint8Array, options: Session
     throw new InferkitError('config', 'replicas need worker: true (each replica is a worker thread)', { param: 'replicas' });
   }
   if (replicas > 1) {
-    return createWorkerSessionPool(model, options, options.replicaThreads ?? Array.from({ length: replicas }, () => options.intraOpThreads ?? 1));
+    return createWorkerSessionPool(model, options, options.replicaThreads ?? Array.from({ length: replicas }, () => options.intraOpThreads ?? 1), options.latencyThreads);
   }
   if (options.worker === true) {
-    const { replicaThreads, ...one } = options;
+    const { replicaThreads, latencyThreads: _latency, ...one } = options;
     return createWorkerSession(model, replicaThreads?.length === 1 ? { ...one, intraOpThreads: replicaThreads[0] } : one);
   }
   return createLocalSession(model, options);

@@ -36,6 +36,7 @@ function sessionFor(inference: ModelInference | undefined, own: SessionOptions |
     spinning: inference.spinning,
     ...(inference.threads > 0 ? { intraOpThreads: inference.threads } : {}),
     ...(inference.replicaThreads !== undefined && (own?.intraOpThreads === undefined || own.replicaThreads !== undefined) ? { replicaThreads: inference.replicaThreads } : {}),
+    ...(inference.latencyThreads !== undefined && own?.intraOpThreads === undefined ? { latencyThreads: inference.latencyThreads } : {}),
   };
   return { ...planned, ...own };
 }

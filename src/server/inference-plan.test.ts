@@ -47,8 +47,8 @@ describe('planInference', () => {
   it('gives one model every CPU, in a worker thread, spinning off', () => {
     const plan = planInference([service('ner')], {}, BUDGET);
     expect(plan).toMatchObject({ threads: 8, source: 'affinity', warnings: [] });
-    // Eight threads go to four 2-thread session replicas (at most four unasked).
-    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2] }]);
+    // Eight threads go to four 2-thread session replicas (at most four unasked), plus an 8-thread session for lone requests.
+    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2], latencyThreads: 8 }]);
   });
 
   it('shares a model\'s threads among session replicas: one per thread up to four, spare threads to the first ones; replicas (serve --replicas) overrides', () => {
@@ -69,6 +69,12 @@ describe('planInference', () => {
     expect(bolt.models[0]).toMatchObject({ threads: 8 });
     expect(bolt.models[0]?.replicaThreads).toBeUndefined();
     expect(() => planInference([service('a')], { replicas: 0 }, BUDGET)).toThrow(/replicas must be a positive integer/);
+    // The latency session: only beside replicas with fewer threads than the share, and not when turned off.
+    const latency = (threads: number, o: { replicas?: number; latencySession?: boolean } = {}) => planInference([service('ner')], { threads, ...o }, BUDGET).models[0]?.latencyThreads;
+    expect(latency(2)).toBe(2);
+    expect(latency(1)).toBeUndefined();
+    expect(latency(2, { replicas: 1 })).toBeUndefined();
+    expect(latency(2, { latencySession: false })).toBeUndefined();
   });
 
   it('shares the CPUs among ONNX models and worker baselines, caps by resources.limits.cpu ("500m", "2"), and skips cheap baselines', () => {

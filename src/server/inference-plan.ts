@@ -28,6 +28,11 @@ export interface InferenceOptions {
    * @default up to {@link MAX_DEFAULT_REPLICAS}, one per thread of the model's share
    */
   replicas?: number;
+  /**
+   * With replicas of fewer threads than the model's share, one more session with all of them for
+   * lone requests (see `SessionOptions.latencyThreads`; one more copy of the weights). @default true
+   */
+  latencySession?: boolean;
 }
 
 /**
@@ -36,6 +41,13 @@ export interface InferenceOptions {
  * each; past four, threads are added to the replicas instead.
  */
 export const MAX_DEFAULT_REPLICAS = 4;
+
+/** Replicas of a model with `threads`, and the latency session when its replicas have fewer threads than it. */
+function replicaPlan(threads: number, options: InferenceOptions): Pick<ModelInference, 'replicaThreads' | 'latencyThreads'> {
+  const split = replicaThreads(threads, options.replicas ?? MAX_DEFAULT_REPLICAS);
+  const latency = options.latencySession !== false && split.length > 1 && Math.max(...split) < threads;
+  return { replicaThreads: split, ...(latency ? { latencyThreads: threads } : {}) };
+}
 
 /** `threads` shared out among `replicas` replicas (at most one per thread), the first ones getting the spare threads. */
 export function replicaThreads(threads: number, replicas: number): number[] {
@@ -57,6 +69,8 @@ export interface ModelInference {
   onnxVariant?: OnnxVariant;
   /** Intra-op threads of each session replica (token classification in worker threads); one entry = one session. */
   replicaThreads?: number[];
+  /** Threads of the latency session beside the replicas (lone requests), when there is one. */
+  latencyThreads?: number;
 }
 
 /** The server's inference plan: the CPU budget and each model's share, in manifest order. */
@@ -159,7 +173,7 @@ export function planInference(services: readonly PlannedService[], options: Infe
       }
     }
     const limit = limits[i];
-    const split = worker && s.task === 'token_classification' && threads[i] > 0 ? { replicaThreads: replicaThreads(threads[i], options.replicas ?? MAX_DEFAULT_REPLICAS) } : {};
+    const split = worker && s.task === 'token_classification' && threads[i] > 0 ? replicaPlan(threads[i], options) : {};
     return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });
   return { threads: total, source: options.threads !== undefined ? 'option' : budget.source, cpus: budget, models, warnings };

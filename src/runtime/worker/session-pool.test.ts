@@ -37,10 +37,27 @@ describe('createSession({ worker: true, replicas })', () => {
     await expect(pool.run(feeds(1, 4))).resolves.toHaveProperty('logits');
   }, LOAD_MS);
 
+  it('a latency session takes lone runs on an idle pool; runs that come together go to the replicas', async () => {
+    const local = await createSession(MODEL);
+    const pool = (await createSession(MODEL, { worker: true, replicas: 2, latencyThreads: 2 })) as WorkerSessionPool;
+    open.push(local, pool);
+    const want = await local.run(feeds(2, 6, 3));
+    for (let k = 0; k < 3; k++) {
+      const got = await pool.run(feeds(2, 6, 3));
+      expect(Array.from(got.logits.data as Float32Array)).toEqual(Array.from(want.logits.data as Float32Array));
+    }
+    expect(pool.runCounts).toEqual({ replicas: 0, latency: 3 });
+    // Four at once: the pool is not idle with one run waiting, so all four go to the two replicas.
+    await Promise.all(Array.from({ length: 4 }, () => pool.run(feeds(2, 6))));
+    expect(pool.runCounts).toEqual({ replicas: 4, latency: 3 });
+    expect(pool.parallelRuns).toBe(2);
+  }, LOAD_MS);
+
   it('bad replica settings are config errors naming the field; replicas without worker threads are refused', async () => {
     await expect(createSession(MODEL, { worker: true, replicas: 0 })).rejects.toMatchObject({ code: 'config', param: 'replicas' });
     await expect(createSession(MODEL, { replicas: 2 })).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('worker: true') });
     await expect(createSession(MODEL, { worker: true, replicaThreads: [1, 0] })).rejects.toMatchObject({ code: 'config' });
+    await expect(createSession(MODEL, { worker: true, replicas: 2, latencyThreads: 0 })).rejects.toMatchObject({ code: 'config', param: 'latencyThreads' });
   });
 
   it('a graph that cannot load rejects with model_load_failed (no replica left running)', async () => {

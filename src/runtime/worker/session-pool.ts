@@ -16,6 +16,10 @@ interface QueuedRun {
  * the sentences/s of one 2-thread session with spinning on, 1.65× with it off (bench/RESULTS.md). The
  * price is memory (one copy of the weights per replica) and batch-1 latency (one run uses one
  * replica's threads). A crashed replica restarts on its next run like a {@link WorkerSession}.
+ *
+ * An optional latency session (`latencyThreads`, more threads than a replica) takes a run only when
+ * every replica is idle and nothing else waits: a lone request gets the speed of one session with
+ * all threads, a loaded pool runs on the replicas alone (one more copy of the weights).
  */
 export class WorkerSessionPool implements OrtSession {
   inputNames: readonly string[] = [];
@@ -24,16 +28,32 @@ export class WorkerSessionPool implements OrtSession {
   readonly #replicas: WorkerSession[];
   readonly #busy: boolean[];
   readonly #queue: QueuedRun[] = [];
+  readonly #latency: WorkerSession | undefined;
+  #latencyBusy = false;
+  readonly #runs = { replicas: 0, latency: 0 };
+  #dispatchQueued = false;
   #released = false;
 
-  /** `threads[i]` intra-op threads for replica `i` (the first ones are preferred when several are idle). */
-  constructor(model: string | Uint8Array, options: SessionOptions, threads: readonly number[]) {
+  /**
+   * `threads[i]` intra-op threads for replica `i` (the first ones are preferred when several are
+   * idle); `latencyThreads`, when set, opens the latency session with that many.
+   */
+  constructor(model: string | Uint8Array, options: SessionOptions, threads: readonly number[], latencyThreads?: number) {
     if (threads.length === 0 || threads.some((t) => !Number.isInteger(t) || t < 1)) {
       throw new InferkitError('config', `replicas need a positive whole number of threads each, got [${threads.join(', ')}]`);
     }
-    const { worker: _worker, replicas: _replicas, replicaThreads: _threads, ...rest } = options;
+    if (latencyThreads !== undefined && (!Number.isInteger(latencyThreads) || latencyThreads < 1)) {
+      throw new InferkitError('config', `latencyThreads must be a positive integer, got ${latencyThreads}`, { param: 'latencyThreads' });
+    }
+    const { worker: _worker, replicas: _replicas, replicaThreads: _threads, latencyThreads: _latency, ...rest } = options;
     this.#replicas = threads.map((t) => new WorkerSession(model, { ...rest, intraOpThreads: t }));
     this.#busy = threads.map(() => false);
+    this.#latency = latencyThreads !== undefined ? new WorkerSession(model, { ...rest, intraOpThreads: latencyThreads }) : undefined;
+  }
+
+  /** Every session of the pool: the replicas, then the latency session if any. */
+  get #sessions(): WorkerSession[] {
+    return this.#latency ? [...this.#replicas, this.#latency] : this.#replicas;
   }
 
   /** Runs that can execute at once (one per replica). */
@@ -43,20 +63,28 @@ export class WorkerSessionPool implements OrtSession {
 
   /** Idle replicas no queued run is waiting for. */
   get idleRuns(): number {
+    if (this.#released) {
+      return 0;
+    }
     return Math.max(0, this.#busy.filter((b) => !b).length - this.#queue.length);
+  }
+
+  /** Runs started so far on the replicas and on the latency session. */
+  get runCounts(): { replicas: number; latency: number } {
+    return { ...this.#runs };
   }
 
   /** Restarts of all replicas so far. */
   get restarts(): number {
-    return this.#replicas.reduce((n, r) => n + r.restarts, 0);
+    return this.#sessions.reduce((n, r) => n + r.restarts, 0);
   }
 
   /** Opens every replica; if one fails, the others are released and its load error is thrown. */
   async start(): Promise<void> {
-    const started = await Promise.allSettled(this.#replicas.map((r) => r.start()));
+    const started = await Promise.allSettled(this.#sessions.map((r) => r.start()));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed !== undefined) {
-      await Promise.allSettled(this.#replicas.map((r) => r.release()));
+      await Promise.allSettled(this.#sessions.map((r) => r.release()));
       throw failed.reason;
     }
     const first = this.#replicas[0];
@@ -71,7 +99,15 @@ export class WorkerSessionPool implements OrtSession {
     }
     return new Promise((resolve, reject) => {
       this.#queue.push({ feeds, resolve, reject });
-      this.#dispatch();
+      // Dispatched after the current synchronous code: runs handed over together (a call's chunks) are
+      // seen together, so only a truly lone run goes to the latency session.
+      if (!this.#dispatchQueued) {
+        this.#dispatchQueued = true;
+        queueMicrotask(() => {
+          this.#dispatchQueued = false;
+          this.#dispatch();
+        });
+      }
     });
   }
 
@@ -84,40 +120,53 @@ export class WorkerSessionPool implements OrtSession {
     for (const run of waiting) {
       run.reject(new InferkitError('model_not_ready', 'the session was released'));
     }
-    await Promise.allSettled(this.#replicas.map((r) => r.release()));
+    await Promise.allSettled(this.#sessions.map((r) => r.release()));
   }
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
+      // A lone run on an idle pool goes to the latency session (all threads), anything else to a replica.
+      if (this.#latency !== undefined && !this.#latencyBusy && this.#queue.length === 1 && !this.#busy.includes(true)) {
+        this.#latencyBusy = true;
+        this.#runs.latency++;
+        this.#start(this.#latency, () => (this.#latencyBusy = false));
+        continue;
+      }
       const free = this.#busy.indexOf(false);
       if (free < 0) {
         return;
       }
-      const run = this.#queue.shift() as QueuedRun;
       this.#busy[free] = true;
-      // The replica is marked free (and given the next queued run) before its caller hears back, so
-      // the caller sees the pool's real state.
-      const done = (): void => {
-        this.#busy[free] = false;
-        this.#dispatch();
-      };
-      this.#replicas[free].run(run.feeds).then(
-        (outputs) => {
-          done();
-          run.resolve(outputs);
-        },
-        (e: unknown) => {
-          done();
-          run.reject(e);
-        },
-      );
+      this.#runs.replicas++;
+      this.#start(this.#replicas[free], () => (this.#busy[free] = false));
     }
+  }
+
+  /** Runs the oldest queued run on `session`; `free` marks it idle again before its caller hears back. */
+  #start(session: WorkerSession, free: () => void): void {
+    const run = this.#queue.shift() as QueuedRun;
+    // The session is marked free (and given the next queued run) before the caller hears back, so
+    // the caller sees the pool's real state.
+    const done = (): void => {
+      free();
+      this.#dispatch();
+    };
+    session.run(run.feeds).then(
+      (outputs) => {
+        done();
+        run.resolve(outputs);
+      },
+      (e: unknown) => {
+        done();
+        run.reject(e);
+      },
+    );
   }
 }
 
 /** Opens `threads.length` replicas of `model` (see {@link WorkerSessionPool}); rejects with the load error. */
-export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[]): Promise<WorkerSessionPool> {
-  const pool = new WorkerSessionPool(model, options, threads);
+export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[], latencyThreads?: number): Promise<WorkerSessionPool> {
+  const pool = new WorkerSessionPool(model, options, threads, latencyThreads);
   await pool.start();
   return pool;
 }
