@@ -24,12 +24,15 @@ export interface ApplyResult {
   action: ApplyAction;
   /** True for `dryRun`: nothing was stored. */
   dryRun: boolean;
-  /** The object as the API server returned it. */
+  /**
+   * The object as the API server returned it, credentials masked unless `secrets: 'show'`: a
+   * Secret's `data`/`stringData` values read `<masked>`, clear credentials of an InferenceService `***`.
+   */
   object: ManifestDocument;
 }
 
 /** Options of `apply`. */
-export interface ApplyOptions {
+export interface ApplyOptions extends SecretsOptions {
   /** Ask the API server to validate and answer without storing anything (`dryRun=All`). @default false */
   dryRun?: boolean;
   /** Namespace for documents without one. @default the cluster's namespace */
@@ -65,12 +68,13 @@ export interface NamespaceOptions {
   namespace?: string;
 }
 
-/** Whether credentials come back in the InferenceServices that `get`, `list` and `waitReady` return. */
+/** Whether credentials come back in the objects that `get`, `list`, `waitReady` and `apply` return. */
 export interface SecretsOptions {
   /**
    * `'mask'`: env values of secret-named vars (`HF_TOKEN`, `…_API_KEY`, `…PASSWORD…`; see
    * `isSecretEnvName`) written in clear, and the values of secret-named `args`/`command` flags
-   * (`--hf_token=…`), are replaced by `***` in the returned copy; `'show'`: returned as stored.
+   * (`--hf_token=…`), are replaced by `***` in the returned copy, and every value of a Secret's
+   * `data`/`stringData` by `<masked>` (its keys kept); `'show'`: returned as stored.
    * @default 'mask'
    */
   secrets?: 'mask' | 'show';

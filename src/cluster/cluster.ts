@@ -55,6 +55,9 @@ export interface Cluster {
   /**
    * Server-side applies documents (YAML text or parsed), Secrets first, then InferenceServices.
    * Idempotent: a second apply of the same documents reports `unchanged` and changes nothing.
+   * The real values are sent; in the returned objects a Secret's `data`/`stringData` values are
+   * masked (`<masked>`) and an InferenceService's clear credentials (`env`, `--hf_token=…`) are
+   * masked (`***`), as `get` does, unless `{ secrets: 'show' }`.
    */
   apply(docs: string | readonly ManifestDocument[], options?: ApplyOptions): Promise<ApplyResult[]>;
   /**
@@ -125,7 +128,7 @@ export function cluster(options: ClusterOptions = {}): Cluster {
     }
   };
 
-  const applyOne = async (doc: ManifestDocument, namespace: string, dryRun: boolean): Promise<ApplyResult> => {
+  const applyOne = async (doc: ManifestDocument, namespace: string, dryRun: boolean, o: SecretsOptions): Promise<ApplyResult> => {
     const { t, api } = await objectApi();
     const name = doc.metadata.name;
     const what = `apply ${resourceOf(doc.kind)}/${name}`;
@@ -151,7 +154,7 @@ export function cluster(options: ClusterOptions = {}): Cluster {
     const rv = (o: Record<string, unknown> | undefined) => (o?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
     const same = dryRun ? existing !== undefined && userPart(existing) === userPart(result) : rv(existing) === rv(result);
     const action = existing === undefined ? 'created' : same ? 'unchanged' : 'configured';
-    const object = (doc.kind === 'Secret' ? SecretSchema.parse(result) : toService(result, what)) as ManifestDocument;
+    const object = shown((doc.kind === 'Secret' ? SecretSchema.parse(result) : toService(result, what)) as ManifestDocument, o);
     return { resource: resourceOf(doc.kind), kind: doc.kind, name, namespace, action, dryRun, object };
   };
 
@@ -168,7 +171,7 @@ export function cluster(options: ClusterOptions = {}): Cluster {
       const ordered = [...list.filter((d) => d.kind === 'Secret'), ...list.filter((d) => d.kind !== 'Secret')];
       const out: ApplyResult[] = [];
       for (const doc of ordered) {
-        out.push(await applyOne(doc, doc.metadata.namespace ?? (await nsOf(o)), o.dryRun === true));
+        out.push(await applyOne(doc, doc.metadata.namespace ?? (await nsOf(o)), o.dryRun === true, o));
       }
       return out;
     },

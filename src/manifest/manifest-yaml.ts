@@ -8,6 +8,7 @@ import {
 import { toValidationIssues } from '../contract/parse.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { Manifest } from './manifest.js';
+import { MASKED_SECRET, maskSecretValues } from './secret-env.js';
 
 /** One document of a manifest file: an InferenceService or a Secret. */
 export type ManifestDocument = InferenceService | Secret;
@@ -26,7 +27,7 @@ export interface ToYamlOptions {
 }
 
 /** What `toYaml(…, { secrets: 'mask' })` writes in place of a Secret value. */
-export const MASKED_SECRET = '<masked>';
+export { MASKED_SECRET };
 
 /**
  * Writes a manifest (or a list of Kubernetes objects) as multi-document YAML: Secrets first, then the
@@ -35,7 +36,7 @@ export const MASKED_SECRET = '<masked>';
  */
 export function toYaml(input: Manifest | readonly object[], options: ToYamlOptions = {}): string {
   const all: object[] = Array.isArray(input) ? [...input] : manifestDocs(input as Manifest);
-  const docs = options.secrets === 'mask' ? all.map((d) => (isSecret(d) ? maskSecret(d) : d)) : all;
+  const docs = options.secrets === 'mask' ? all.map((d) => (isSecret(d) ? maskSecretValues(d) : d)) : all;
   const secretsFirst = [...docs.filter(isSecret), ...docs.filter((d) => !isSecret(d))];
   return secretsFirst
     .map((d) => stringify(ordered(d), { lineWidth: 0, aliasDuplicateObjects: false }))
@@ -122,17 +123,6 @@ function manifestDocs(m: Manifest): object[] {
 
 function isSecret(d: object): boolean {
   return (d as { kind?: unknown }).kind === 'Secret';
-}
-
-function maskSecret(d: object): object {
-  const out: Record<string, unknown> = { ...(d as Record<string, unknown>) };
-  for (const field of ['stringData', 'data']) {
-    const values = out[field];
-    if (typeof values === 'object' && values !== null && !Array.isArray(values)) {
-      out[field] = Object.fromEntries(Object.keys(values).map((k) => [k, MASKED_SECRET]));
-    }
-  }
-  return out;
 }
 
 function ordered(doc: object): Record<string, unknown> {

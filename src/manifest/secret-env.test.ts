@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findInlineSecrets } from './find-inline-secrets.js';
-import { isSecretEnvName, maskManifestSecrets, MASKED } from './secret-env.js';
+import { isSecretEnvName, maskManifestSecrets, MASKED, MASKED_SECRET } from './secret-env.js';
 
 describe('isSecretEnvName', () => {
   it('names credentials by their last word, or a secret word anywhere, in any case or spelling', () => {
@@ -44,5 +44,12 @@ describe('one predicate for validation and masking', () => {
     expect(doc.spec.predictor.model.env[0].value).toBe('hf_clear');
     const reported = findInlineSecrets(doc).map((i) => i.path);
     expect(reported).toEqual(['spec.predictor.model.env[0].value', 'spec.predictor.model.env[2].value', 'spec.predictor.containers[0].env[0].value']);
+  });
+
+  it("masks every value of a Secret's data and stringData, in a list too, keeping keys and the original", () => {
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', data: { HF_TOKEN: 'aGZfeA==', OTHER: 'eA==' }, stringData: { A: 'x' } };
+    const [m] = maskManifestSecrets([secret]);
+    expect(m).toEqual({ ...secret, data: { HF_TOKEN: MASKED_SECRET, OTHER: MASKED_SECRET }, stringData: { A: MASKED_SECRET } });
+    expect(secret.data.HF_TOKEN).toBe('aGZfeA==');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One rule for which env vars hold credentials, shared by `inferkit validate` (a credential written
  * in clear is reported) and every place a manifest is shown back (its value is masked): the local
- * server's `/inferkit/v1/services`, `inferkit get -o yaml|json`.
+ * server's `/inferkit/v1/services`, `inferkit get -o yaml|json`, what `cluster()` returns (where a
+ * Secret's values are masked too).
  */
 
 /** A name's last word that makes it a credential (`HF_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`). */
@@ -13,6 +14,9 @@ const REFERENCE_LAST_WORDS = new Set(['FILE', 'PATH', 'DIR', 'NAME', 'REF']);
 
 /** What a masked value is shown as. */
 export const MASKED = '***';
+
+/** What a Secret's `stringData`/`data` values are shown as (`toYaml(…, { secrets: 'mask' })`, `maskManifestSecrets`). */
+export const MASKED_SECRET = '<masked>';
 
 /** The words of an env var name: split on `_`, `-`, `.` and camelCase, upper-cased. */
 function words(name: string): string[] {
@@ -58,11 +62,27 @@ export function isInlineSecretEnv(entry: unknown): boolean {
 /**
  * A deep copy of `manifest` (or a list of them) with every inline credential in an `env` list
  * (predictor model, containers, init containers…) replaced by {@link MASKED} (exactly what
- * `inferkit validate` reports), and the values of `args`/`command` flags with a secret name
- * (`--hf_token=…`, `--api-key …`); everything else is unchanged.
+ * `inferkit validate` reports), the values of `args`/`command` flags with a secret name
+ * (`--hf_token=…`, `--api-key …`), and every value of a Secret's `stringData`/`data` replaced by
+ * {@link MASKED_SECRET} (keys kept); everything else is unchanged.
  */
 export function maskManifestSecrets<T>(manifest: T): T {
   return mask(manifest) as T;
+}
+
+/**
+ * A copy of a Secret object with every value of its `stringData` and `data` replaced by
+ * {@link MASKED_SECRET}; the keys and everything else are kept.
+ */
+export function maskSecretValues<T extends object>(secret: T): T {
+  const out: Record<string, unknown> = { ...(secret as Record<string, unknown>) };
+  for (const field of ['stringData', 'data']) {
+    const values = out[field];
+    if (typeof values === 'object' && values !== null && !Array.isArray(values)) {
+      out[field] = Object.fromEntries(Object.keys(values).map((k) => [k, MASKED_SECRET]));
+    }
+  }
+  return out as T;
 }
 
 function mask(value: unknown): unknown {
@@ -71,6 +91,9 @@ function mask(value: unknown): unknown {
   }
   if (typeof value !== 'object' || value === null) {
     return value;
+  }
+  if ((value as { kind?: unknown }).kind === 'Secret') {
+    return maskSecretValues(value);
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {

@@ -6,6 +6,7 @@ import type { SessionOptions } from '../runtime/ort.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
 import { loadChronosBolt } from '../runtime/forecast/load-chronos-bolt.js';
 import { createBaseline, type BaselineKind, type BaselineSpec } from '../runtime/forecast/baseline-spec.js';
+import { MIN_AUTO_ETS_CONTEXT } from '../runtime/forecast/ets/auto-ets.js';
 import { startWorkerBaseline } from '../runtime/worker/worker-baseline.js';
 import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
@@ -19,11 +20,15 @@ export interface DefaultLoaderOptions extends Partial<Omit<ResolveModelOptions, 
   session?: SessionOptions;
 }
 
-/** Season options a service may pass to a baseline: `--season=N`, and for MSTL `--seasonal_periods=48,336`. */
+/**
+ * Options a service may pass to a baseline: `--season=N`, for MSTL `--seasonal_periods=48,336`,
+ * for AutoETS `--max_context=N` (the most recent values it fits).
+ */
 interface BaselineArgs {
   name: string;
   season?: number;
   periods?: number[];
+  maxContext?: number;
 }
 
 /** Session options of the server's plan for one model, overridden by the loader's own. */
@@ -52,8 +57,14 @@ const BASELINES: Readonly<Record<string, BaselineKind>> = {
   mstl: 'mstl',
 };
 
-/** The baseline a service names, with its `--season` (and for MSTL `--seasonal_periods`). */
-function baselineSpec(kind: BaselineKind, { name, season, periods }: BaselineArgs): BaselineSpec {
+/** The baseline a service names, with its `--season` (for MSTL `--seasonal_periods`, for AutoETS `--max_context`). */
+function baselineSpec(kind: BaselineKind, { name, season, periods, maxContext }: BaselineArgs): BaselineSpec {
+  if (maxContext !== undefined && kind !== 'auto-ets') {
+    throw new InferkitError('config', `--max_context applies to the auto-ets baseline only, not ${kind}`, { param: 'max_context' });
+  }
+  if (kind === 'auto-ets') {
+    return { kind, options: { name, season, ...(maxContext !== undefined ? { maxContext } : {}) } };
+  }
   if (kind === 'mstl') {
     return { kind, options: { name, season, periods } };
   }
@@ -70,21 +81,22 @@ async function servedBaseline(spec: BaselineSpec, inference: ModelInference | un
   return worker && workers > 0 ? startWorkerBaseline(spec, { workers }) : createBaseline(spec);
 }
 
-/** `--season` and `--seasonal_periods` of a baseline service (config errors name the flag). */
+/** `--season`, `--seasonal_periods` and `--max_context` of a baseline service (config errors name the flag). */
 function baselineArgs(config: RuntimeConfig): BaselineArgs {
-  const int = (raw: string, flag: string): number => {
+  const int = (raw: string, flag: string, min = 1): number => {
     const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 1) {
-      throw new InferkitError('config', `--${flag}: expected positive integers, got "${raw}"`, { param: flag });
+    if (!Number.isSafeInteger(n) || n < min) {
+      const expected = min === 1 ? 'positive integers' : `an integer ≥ ${min}`;
+      throw new InferkitError('config', `--${flag}: expected ${expected}, got "${raw}"`, { param: flag });
     }
     return n;
   };
-  const season = config.args.values.season;
-  const periods = config.args.values.seasonal_periods;
+  const { season, seasonal_periods: periods, max_context: maxContext } = config.args.values;
   return {
     name: config.modelName,
     ...(season !== undefined ? { season: int(season, 'season') } : {}),
     ...(periods !== undefined ? { periods: periods.split(',').map((p) => int(p, 'seasonal_periods')) } : {}),
+    ...(maxContext !== undefined ? { maxContext: int(maxContext, 'max_context', MIN_AUTO_ETS_CONTEXT) } : {}),
   };
 }
 
@@ -138,7 +150,8 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
  * `--disable_lower_case`, `--disable_special_tokens`, `--max_model_len` (or `--max_length`), `--return_probabilities`,
  * `--return_raw_logits` and `--return_offsets_mapping`. Forecast: `--model_id` `seasonal-naive`, `naive`,
  * `theta`, `auto-ets` (also `autoets`, `ets`) or `mstl` (optionally `baseline/…`) → offline baseline, with
- * `--season=N` (season override) and, for MSTL, `--seasonal_periods=48,336`; anything else →
+ * `--season=N` (season override), for MSTL `--seasonal_periods=48,336`, and for AutoETS
+ * `--max_context=N` (fit only the last N values, N ≥ 5; default max(10 seasons, 1000)); anything else →
  * a Chronos-Bolt ONNX model (hub id or folder) through `loadChronosBolt`. Both answer to `--model_name`.
  */
 export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders {

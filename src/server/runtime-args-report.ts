@@ -20,6 +20,7 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   // inferkit's own, for its offline forecasting baselines (KServe has no such models).
   'season',
   'seasonal_periods',
+  'max_context',
   // inferkit's own (KServe's parse_known_args ignores it): the int8 graph, as the onnx-variant annotation.
   'onnx_variant',
 ]);

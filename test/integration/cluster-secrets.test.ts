@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cluster, type Cluster } from '../../src/cluster/cluster.js';
 import type { InferenceService } from '../../src/contract/inference-service.js';
-import { fromYaml } from '../../src/manifest/manifest-yaml.js';
+import { fromYaml, MASKED_SECRET } from '../../src/manifest/manifest-yaml.js';
 import { writeStandInKubeconfig } from '../kube-stand-in/kubeconfig.js';
 import { startKubeStandIn, type KubeStandIn } from '../kube-stand-in/server.js';
 
@@ -69,5 +69,67 @@ describe('cluster: secrets masked in what get/list/waitReady return', () => {
 
   it('keeps the cluster object unchanged (masking is on the copy returned)', () => {
     expect(JSON.stringify(standIn.store.get('inferenceservices', 'default', 'leaky'))).toContain(TOKEN);
+  });
+});
+
+const WITH_SECRET = `apiVersion: v1
+kind: Secret
+metadata:
+  name: hub-token
+type: Opaque
+stringData:
+  HF_TOKEN: ${TOKEN}
+---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: tokened
+spec:
+  predictor:
+    model:
+      modelFormat:
+        name: huggingface
+      args:
+        - --model_name=bert
+        - --model_id=inferkit/ner-fixture
+      env:
+        - name: HF_TOKEN
+          valueFrom:
+            secretKeyRef:
+              name: hub-token
+              key: HF_TOKEN
+`;
+
+describe('cluster: apply returns masked objects', () => {
+  const b64 = Buffer.from(TOKEN).toString('base64');
+
+  it("masks a Secret's values in what apply returns, while the API server gets the real one", async () => {
+    const applied = await c.apply(WITH_SECRET);
+    expect(applied.map((r) => `${r.kind}/${r.name} ${r.action}`)).toEqual(['Secret/hub-token created', 'InferenceService/tokened created']);
+    const text = JSON.stringify(applied);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(b64);
+    const secret = applied[0]?.object as { data?: Record<string, string>; stringData?: Record<string, string>; metadata: { name: string } };
+    expect(secret.metadata.name).toBe('hub-token');
+    expect({ ...secret.data, ...secret.stringData }).toEqual({ HF_TOKEN: MASKED_SECRET });
+    // the service comes back whole: its valueFrom reference is not a credential
+    expect(model(applied[1]?.object as InferenceService).env).toEqual([{ name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hub-token', key: 'HF_TOKEN' } } }]);
+    // what was sent and stored is the real token
+    expect(standIn.store.get('secrets', 'default', 'hub-token')?.data).toEqual({ HF_TOKEN: b64 });
+  });
+
+  it('masks on a second (unchanged) apply, a server dry run and inline credentials of a service', async () => {
+    const again = await c.apply(WITH_SECRET, { dryRun: true });
+    expect(again.map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+    expect(JSON.stringify(again)).not.toContain(b64);
+    const leaky = await c.apply(fromYaml(MANIFEST));
+    expect(leaky[0]?.action).toBe('unchanged');
+    expect(JSON.stringify(leaky)).not.toContain(TOKEN);
+    expect(model(leaky[0]?.object as InferenceService).args).toContain('--hf_token=***');
+  });
+
+  it("returns the values with { secrets: 'show' }", async () => {
+    const shown = await c.apply(WITH_SECRET, { secrets: 'show' });
+    expect((shown[0]?.object as { data?: Record<string, string> }).data).toEqual({ HF_TOKEN: b64 });
   });
 });

@@ -29,8 +29,8 @@ export interface AutoEtsOptions extends BaselineOptions {
   maxContext?: number;
 }
 
-/** Fewest values a context may be cut to. */
-const MIN_CONTEXT = 5;
+/** Fewest values AutoETS's context may be cut to (the least `maxContext`). */
+export const MIN_AUTO_ETS_CONTEXT = 5;
 
 /** The values AutoETS fits for season `m`: `maxContext`, else max(10·m, 1000). */
 export function autoEtsContextLength(m: number, maxContext?: number): number {
@@ -53,8 +53,8 @@ export function autoEts(options: AutoEtsOptions = {}): ForecastModel {
     parseEtsName(options.model);
   }
   const cap = options.maxContext;
-  if (cap !== undefined && !(cap === Number.POSITIVE_INFINITY || (Number.isInteger(cap) && cap >= MIN_CONTEXT))) {
-    throw new InferkitError('config', `autoEts option maxContext must be an integer ≥ ${MIN_CONTEXT} or Infinity, got ${String(cap)}`, { param: 'maxContext' });
+  if (cap !== undefined && !(cap === Number.POSITIVE_INFINITY || (Number.isInteger(cap) && cap >= MIN_AUTO_ETS_CONTEXT))) {
+    throw new InferkitError('config', `autoEts option maxContext must be an integer ≥ ${MIN_AUTO_ETS_CONTEXT} or Infinity, got ${String(cap)}`, { param: 'maxContext' });
   }
   return baselineModel('auto-ets', (y, horizon, m) => etsRule(y, horizon, m, options), options, 2);
 }
