@@ -34,6 +34,8 @@ export interface OrtSession {
   readonly parallelRuns?: number;
   /** Runs that would start at once (idle replicas, none queued); absent when the session cannot tell. */
   readonly idleRuns?: number;
+  /** Keeps a replica pool's latency session only if it runs `feeds()` faster (see `WorkerSessionPool.tuneLatency`). */
+  tuneLatency?(feeds: () => OrtFeeds): Promise<{ latencyMs: number; replicaMs: number; kept: boolean } | undefined>;
 }
 
 /** Execution provider: `cpu` everywhere; `cuda` on machines with the CUDA EP libraries. */

@@ -8,7 +8,11 @@ import { builtinModels } from '../builtin-models.js';
 import { createSession, type OrtSession, type SessionOptions } from '../ort.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema } from './model-files.js';
+import { tokenFeeds } from './run-token-logits.js';
 import { TokenClassifier } from './token-classifier.js';
+
+/** What a replica pool's latency session is timed on at load (a sentence of about 20 tokens). */
+const LATENCY_PROBE_TEXT = 'The committee met in the capital on Tuesday to discuss the new budget for schools and hospitals.';
 
 /** Default texts per ONNX Runtime run (see {@link TokenClassifierOptions.maxBatchSize}). */
 export const DEFAULT_RUN_BATCH = 8;
@@ -76,6 +80,10 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);
+    const padded = { ...graph, padId: 0 };
+    // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
+    const [probe] = session.tuneLatency ? await tokenizer.encode([LATENCY_PROBE_TEXT], false) : [];
+    const latencySession = probe && session.tuneLatency ? await session.tuneLatency(() => tokenFeeds([probe.ids], padded)) : undefined;
     return new TokenClassifier({
       name: options.modelName,
       session,
@@ -92,6 +100,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
         maxLengthSource: tokenizer.maxLengthSource,
         inputNames: [...session.inputNames],
         offsetsMapping: options.returnOffsetsMapping === true,
+        ...(latencySession ? { latencySession } : {}),
       },
     });
   } catch (e) {

@@ -75,7 +75,8 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
   return out;
 }
 
-async function runChunk(session: OrtSession, seqs: number[][], plan: BatchPlan): Promise<Float32Array[]> {
+/** Right-padded `input_ids`, `attention_mask` (and zero `token_type_ids`) for `seqs`: `[batch, longest]` int64. */
+export function tokenFeeds(seqs: readonly number[][], plan: Pick<BatchPlan, 'padId' | 'tokenTypeIds' | 'inputIdsName' | 'attentionMaskName' | 'tokenTypeIdsName'>): OrtFeeds {
   const batch = seqs.length;
   const width = Math.max(...seqs.map((s) => s.length));
   const ids = new BigInt64Array(batch * width).fill(BigInt(plan.padId));
@@ -92,6 +93,13 @@ async function runChunk(session: OrtSession, seqs: number[][], plan: BatchPlan):
   if (plan.tokenTypeIds) {
     feeds[plan.tokenTypeIdsName] = int64Tensor(new BigInt64Array(batch * width), shape);
   }
+  return feeds;
+}
+
+async function runChunk(session: OrtSession, seqs: number[][], plan: BatchPlan): Promise<Float32Array[]> {
+  const batch = seqs.length;
+  const width = Math.max(...seqs.map((s) => s.length));
+  const feeds = tokenFeeds(seqs, plan);
   let result;
   try {
     result = await session.run(feeds);

@@ -41,4 +41,14 @@ describe('TokenClassifier runs', () => {
     expect(b.classIds).toEqual(a.classIds);
     expect(pooled.spareRuns).toBe(2);
   }, 30_000);
+
+  it('with a latency session, the load times it against a replica on a sentence and records whether it was kept', async () => {
+    await using c = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', disableLowerCase: true, session: { worker: true, replicas: 2, latencyThreads: 2 } });
+    const probe = c.info.latencySession;
+    expect(probe).toBeDefined();
+    expect(probe?.kept).toBe((probe?.latencyMs ?? 0) <= 0.9 * (probe?.replicaMs ?? 0));
+    await using plain = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', disableLowerCase: true });
+    expect(plain.info.latencySession).toBeUndefined();
+    expect((await c.predictTokenIds(TEXTS)).classIds).toEqual((await plain.predictTokenIds(TEXTS)).classIds);
+  }, 30_000);
 });

@@ -76,6 +76,11 @@ export interface TokenClassifierInfo {
   inputNames: readonly string[];
   /** Answers carry `offset_mapping` (`--return_offsets_mapping`). */
   offsetsMapping?: boolean;
+  /**
+   * Session replicas with a latency session: whether it was kept after timing one sentence on it and
+   * on a replica at load (kept only when at least 10% faster), and the two medians.
+   */
+  latencySession?: { kept: boolean; latencyMs: number; replicaMs: number };
 }
 
 /** Logits of some texts of a call (indices into its texts), as one run ends. */

@@ -53,6 +53,23 @@ describe('createSession({ worker: true, replicas })', () => {
     expect(pool.parallelRuns).toBe(2);
   }, LOAD_MS);
 
+  it('tuneLatency keeps the latency session only when it is at least 10% faster, and lone runs follow that choice', async () => {
+    const plain = (await createSession(MODEL, { worker: true, replicas: 2 })) as WorkerSessionPool;
+    const pool = (await createSession(MODEL, { worker: true, replicas: 2, latencyThreads: 2 })) as WorkerSessionPool;
+    open.push(plain, pool);
+    expect(await plain.tuneLatency(() => feeds(1, 16))).toBeUndefined();
+    const tuned = await pool.tuneLatency(() => feeds(1, 16));
+    expect(tuned).toBeDefined();
+    const { kept, latencyMs, replicaMs } = tuned as { kept: boolean; latencyMs: number; replicaMs: number };
+    expect(latencyMs).toBeGreaterThan(0);
+    expect(replicaMs).toBeGreaterThan(0);
+    expect(kept).toBe(latencyMs <= 0.9 * replicaMs);
+    expect(pool.hasLatencySession).toBe(kept);
+    const before = pool.runCounts;
+    await pool.run(feeds(1, 4));
+    expect(pool.runCounts.latency - before.latency).toBe(kept ? 1 : 0);
+  }, LOAD_MS);
+
   it('bad replica settings are config errors naming the field; replicas without worker threads are refused', async () => {
     await expect(createSession(MODEL, { worker: true, replicas: 0 })).rejects.toMatchObject({ code: 'config', param: 'replicas' });
     await expect(createSession(MODEL, { replicas: 2 })).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('worker: true') });

@@ -28,7 +28,7 @@ export class WorkerSessionPool implements OrtSession {
   readonly #replicas: WorkerSession[];
   readonly #busy: boolean[];
   readonly #queue: QueuedRun[] = [];
-  readonly #latency: WorkerSession | undefined;
+  #latency: WorkerSession | undefined;
   #latencyBusy = false;
   readonly #runs = { replicas: 0, latency: 0 };
   #dispatchQueued = false;
@@ -67,6 +67,44 @@ export class WorkerSessionPool implements OrtSession {
       return 0;
     }
     return Math.max(0, this.#busy.filter((b) => !b).length - this.#queue.length);
+  }
+
+  /** Whether the latency session is open (it may have been dropped by {@link tuneLatency}). */
+  get hasLatencySession(): boolean {
+    return this.#latency !== undefined;
+  }
+
+  /**
+   * Times `runs` runs of `feeds()` (a batch-1 input) on the latency session and on the first replica,
+   * alternating, and releases the latency session unless its median is at least 10% faster — on some
+   * graphs (BERT-base int8 on 2 CPUs) several threads without spinning are no faster at batch 1, and
+   * the copy of the weights buys nothing. Call it before any other run. Undefined without a latency session.
+   */
+  async tuneLatency(feeds: () => OrtFeeds, runs = 5): Promise<{ latencyMs: number; replicaMs: number; kept: boolean } | undefined> {
+    const latency = this.#latency;
+    if (latency === undefined) {
+      return undefined;
+    }
+    const replica = this.#replicas[0];
+    const times: Record<'latency' | 'replica', number[]> = { latency: [], replica: [] };
+    for (let i = 0; i <= runs; i++) {
+      for (const [key, session] of [['latency', latency], ['replica', replica]] as const) {
+        const t0 = performance.now();
+        await session.run(feeds());
+        if (i > 0) {
+          times[key].push(performance.now() - t0); // the first round warms up
+        }
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const latencyMs = median(times.latency);
+    const replicaMs = median(times.replica);
+    const kept = latencyMs <= 0.9 * replicaMs;
+    if (!kept) {
+      this.#latency = undefined;
+      await latency.release();
+    }
+    return { latencyMs, replicaMs, kept };
   }
 
   /** Runs started so far on the replicas and on the latency session. */
