@@ -190,7 +190,7 @@ export class Batcher<I, O> {
     if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
-    if (reason === 'overlap' && (!this.hasSpareCapacity())) {
+    if (reason === 'overlap' && !this.hasSpareCapacity()) {
       return;
     }
     const batch: Pending<I, O>[] = [];

@@ -80,15 +80,18 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);
-    const padded = { ...graph, padId: 0 };
+    const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: 0 };
     // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
-    const [probe] = session.tuneLatency ? await tokenizer.encode([LATENCY_PROBE_TEXT], false) : [];
-    const latencySession = probe && session.tuneLatency ? await session.tuneLatency(() => tokenFeeds([probe.ids], padded)) : undefined;
+    let latencySession: Awaited<ReturnType<NonNullable<OrtSession['tuneLatency']>>>;
+    if (session.tuneLatency) {
+      const [probe] = await tokenizer.encode([LATENCY_PROBE_TEXT], false);
+      latencySession = await session.tuneLatency(() => tokenFeeds([probe.ids], plan));
+    }
     return new TokenClassifier({
       name: options.modelName,
       session,
       tokenizer,
-      plan: { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: 0 },
+      plan,
       info: {
         modelFile: files.model,
         quantized,

@@ -24,8 +24,14 @@ export interface BatchPlan {
   onChunk?: (indices: readonly number[], logits: readonly Float32Array[]) => void;
 }
 
+/** One run handed to the session: the indices of the sequences it covers, and its logits to come. */
+interface RunJob {
+  chunk: number[];
+  logits: Promise<Float32Array[]>;
+}
+
 /**
- * Runs the model on token id sequences, one ORT run per chunk of `maxBatchSize` sequences,
+ * Runs the model on token id sequences, one ORT run per chunk of at most `maxBatchSize` sequences (chunks evened out),
  * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token).
  * Returns per sequence its own logits, float32 [tokens, numLabels] row-major (pad rows dropped).
  */
@@ -39,9 +45,9 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
   // worker thread goes from run to run without waiting for this thread, and a pool of replicas gets
   // one run each. At most parallelRuns + 1 runs are queued at once, so an abort still stops the rest.
   const window = (session.parallelRuns ?? 1) + 1;
-  const inFlight: Array<{ chunk: number[]; logits: Promise<Float32Array[]> }> = [];
+  const inFlight: RunJob[] = [];
   const settleOldest = async (): Promise<void> => {
-    const job = inFlight.shift() as { chunk: number[]; logits: Promise<Float32Array[]> };
+    const job = inFlight.shift() as RunJob;
     const logits = await job.logits;
     job.chunk.forEach((i, k) => {
       out[i] = logits[k];

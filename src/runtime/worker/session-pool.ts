@@ -180,11 +180,12 @@ export class WorkerSessionPool implements OrtSession {
     }
   }
 
-  /** Runs the oldest queued run on `session`; `free` marks it idle again before its caller hears back. */
+  /**
+   * Runs the oldest queued run on `session`. `free` marks it idle (and the next queued run is
+   * dispatched) before the caller hears back, so the caller sees the pool's real state.
+   */
   #start(session: WorkerSession, free: () => void): void {
     const run = this.#queue.shift() as QueuedRun;
-    // The session is marked free (and given the next queued run) before the caller hears back, so
-    // the caller sees the pool's real state.
     const done = (): void => {
       free();
       this.#dispatch();
