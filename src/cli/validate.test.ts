@@ -86,6 +86,34 @@ describe('inferkit validate', () => {
     expect(r.stdout + r.stderr).not.toContain('hf_doNotPrintMe123');
   });
 
+  it('names a forecast arg the service\'s model would not use, and which models take it', async () => {
+    const svc = (name: string, args: string) => `apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: ${name}
+spec:
+  predictor:
+    model:
+      modelFormat:
+        name: huggingface
+      args: [${args}]
+`;
+    const file = join(dir, 'forecast-args.yaml');
+    await writeFile(file, [
+      svc('chronos', '--model_id=amazon/chronos-bolt-small, --season=24'),
+      svc('theta', '--model_id=theta, --seasonal_periods=7'),
+      svc('mstl', '--model_id=mstl, "--seasonal_periods=7,14", --task=time_series_forecast'),
+    ].join('---\n'));
+    const r = await runCli(['validate', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.replaceAll(dir, 'DIR').trim().split('\n')).toEqual([
+      'DIR/forecast-args.yaml: documents[0].spec.predictor.model.args: --season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets and mstl; '
+      + 'model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id',
+      'DIR/forecast-args.yaml: documents[1].spec.predictor.model.args: --seasonal_periods is used only by the baseline --model_id=mstl; '
+      + 'model "theta" does not use it: remove the arg or change --model_id',
+    ]);
+  });
+
   it('exits 0 on the shipped examples', async () => {
     const ok = await runCli(['validate', 'examples/token-classification.yaml', 'examples/token-classification-v2.yaml',
       'examples/forecast.yaml', 'examples/container-form.yaml', 'examples/gated-model.yaml']);

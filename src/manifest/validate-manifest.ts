@@ -1,5 +1,6 @@
 import { formatPath } from '../contract/parse.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
+import { baselineArgProblems } from './baseline-args.js';
 import { findInlineSecrets } from './find-inline-secrets.js';
 import { checkSchema } from './kserve-crd/check-schema.js';
 import { secretSchema } from './kserve-crd/core-v1-schemas.js';
@@ -27,7 +28,8 @@ export interface ManifestValidation {
 
 /**
  * Checks multi-document manifest YAML as `kubectl apply --validate=strict` and KServe would: the YAML
- * syntax, inferkit's contract (kind, name rule, protocolVersion, quantities) and runtime args, then
+ * syntax, inferkit's contract (kind, name rule, protocolVersion, quantities) and runtime args (also
+ * inferkit's baseline args on a model that would not use them, see `baselineArgProblems`), then
  * KServe's InferenceService CRD schema (core/v1 for Secrets), where unknown fields are errors with a
  * "did you mean" hint, and finally credentials written in clear into `env[].value`. Loads the CRD
  * schema on first use. Never quotes a value in a message. Unlike {@link fromYaml} it does not throw on
@@ -78,8 +80,9 @@ function runtimeIssues(doc: ManifestDocument, index: number): ValidationIssue[] 
     return [];
   }
   try {
-    runtimeConfig(doc);
-    return [];
+    const config = runtimeConfig(doc);
+    const argsPath = `${formatPath(['documents', index])}.spec.predictor.${config.form === 'model' ? 'model' : 'containers[0]'}.args`;
+    return baselineArgProblems(config).map((p) => ({ path: argsPath, message: p.message }));
   } catch (e) {
     if (!(e instanceof ValidationError)) {
       throw e;

@@ -1,5 +1,6 @@
 import type { ResolveModelOptions } from '../hub/types.js';
 import { InferkitError } from '../errors.js';
+import { baselineArgProblems, baselineOf } from '../manifest/baseline-args.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { SessionOptions } from '../runtime/ort.js';
@@ -12,7 +13,7 @@ import { loadTokenClassifier } from '../runtime/token-classification/load-token-
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
 import { builtinModels } from './builtin-models.js';
 import { onnxVariant, type ModelInference } from './inference-plan.js';
-import type { ForecastServedModel, ModelLoaders, TokenClassificationModel } from './model-loader.js';
+import type { ForecastServedModel, ModelLoaders, ServeTask, TokenClassificationModel } from './model-loader.js';
 
 /** Options of {@link defaultLoaders}: where models come from and how they run. */
 export interface DefaultLoaderOptions extends Partial<Omit<ResolveModelOptions, 'files' | 'signal'>> {
@@ -46,22 +47,8 @@ function sessionFor(inference: ModelInference | undefined, own: SessionOptions |
   return { ...planned, ...own };
 }
 
-/** Forecast model ids that are offline baselines rather than hub models (any case, `-` or `_`). */
-const BASELINES: Readonly<Record<string, BaselineKind>> = {
-  'seasonal-naive': 'seasonal-naive',
-  naive: 'naive',
-  theta: 'theta',
-  'auto-ets': 'auto-ets',
-  autoets: 'auto-ets',
-  ets: 'auto-ets',
-  mstl: 'mstl',
-};
-
 /** The baseline a service names, with its `--season` (for MSTL `--seasonal_periods`, for AutoETS `--max_context`). */
 function baselineSpec(kind: BaselineKind, { name, season, periods, maxContext }: BaselineArgs): BaselineSpec {
-  if (maxContext !== undefined && kind !== 'auto-ets') {
-    throw new InferkitError('config', `--max_context applies to the auto-ets baseline only, not ${kind}`, { param: 'max_context' });
-  }
   if (kind === 'auto-ets') {
     return { kind, options: { name, season, ...(maxContext !== undefined ? { maxContext } : {}) } };
   }
@@ -69,6 +56,21 @@ function baselineSpec(kind: BaselineKind, { name, season, periods, maxContext }:
     return { kind, options: { name, season, periods } };
   }
   return { kind, options: kind === 'naive' ? { name } : { name, season } };
+}
+
+/**
+ * Fails the load (`config`, naming the arg) when the service carries a baseline arg its model does not
+ * use (`baselineArgProblems`: `--seasonal_periods` on theta, `--season` on Chronos-Bolt or a token
+ * classifier…), and `--onnx_variant` on a forecast service: a user who sets one expects an effect.
+ */
+function refuseUnusedArgs(config: RuntimeConfig, task: ServeTask): void {
+  const problems = baselineArgProblems(config, task === 'time_series_forecast');
+  if (task === 'time_series_forecast' && (config.args.values.onnx_variant !== undefined || config.args.flags.has('onnx_variant'))) {
+    problems.push({ param: 'onnx_variant', message: '--onnx_variant is used only by token-classification models (an int8 graph); forecast models have no such variant: remove the arg' });
+  }
+  if (problems.length > 0) {
+    throw new InferkitError('config', problems.map((p) => p.message).join('; '), { param: problems[0].param });
+  }
 }
 
 /**
@@ -153,6 +155,8 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
  * `--season=N` (season override), for MSTL `--seasonal_periods=48,336`, and for AutoETS
  * `--max_context=N` (fit only the last N values, N ≥ 5; default max(10 seasons, 1000)); anything else →
  * a Chronos-Bolt ONNX model (hub id or folder) through `loadChronosBolt`. Both answer to `--model_name`.
+ * A service with an arg its model does not use (`--season` on Chronos-Bolt, `--seasonal_periods` on
+ * theta, `--onnx_variant` on a forecaster…) fails its load with a `config` error naming the arg.
  */
 export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders {
   const { session, ...hub } = options;
@@ -160,6 +164,7 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
   return {
     token_classification: async ({ isvc, config, signal, inference }) => {
       const source = modelSource(config);
+      refuseUnusedArgs(config, 'token_classification');
       const quantized = (inference?.onnxVariant ?? onnxVariant(isvc, config)) === 'quantized';
       const sessionOptions = sessionFor(inference, session);
       const builtin = await builtinModelDir(source, config.disableLowerCase);
@@ -182,7 +187,8 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
     },
     time_series_forecast: async ({ config, signal, inference }) => {
       const source = modelSource(config);
-      const baseline = BASELINES[source.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
+      refuseUnusedArgs(config, 'time_series_forecast');
+      const baseline = baselineOf(config.modelId);
       if (baseline) {
         return servedForecastModel(await servedBaseline(baselineSpec(baseline, baselineArgs(config)), inference, session));
       }

@@ -254,7 +254,7 @@ function makeEntry(isvc: InferenceService, domain: string): ModelEntry {
   try {
     const config = runtimeConfig(isvc);
     const task = inferTask(config);
-    const warnings = unimplementedArgWarnings(config.args);
+    const warnings = unimplementedArgWarnings(config.args, task);
     return { ...base, config, task, name: config.modelName, protocol: config.protocol, phase: 'loading', reason: undefined, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);

@@ -1,4 +1,22 @@
+import { BASELINE_ARGS } from '../manifest/baseline-args.js';
 import type { RuntimeArgs } from '../manifest/parse-runtime-args.js';
+import type { ServeTask } from './model-loader.js';
+
+/**
+ * KServe's tokenizer and output args: only token-classification models use them. KServe accepts them on
+ * a forecasting service too and ignores them there, so inferkit does not fail such a service (a KServe
+ * manifest keeps loading) but warns that they were ignored. inferkit's own args that a model would not
+ * use fail its load instead (`refuseUnusedArgs` in default-loaders.ts): no KServe manifest carries them.
+ */
+export const TOKEN_CLASSIFICATION_ARGS: ReadonlySet<string> = new Set([
+  'disable_lower_case',
+  'disable_special_tokens',
+  'max_length',
+  'max_model_len',
+  'return_probabilities',
+  'return_raw_logits',
+  'return_offsets_mapping',
+]);
 
 /** Args of KServe's Hugging Face runtime that inferkit implements (same meaning, same answers). */
 export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
@@ -17,10 +35,8 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   'return_probabilities',
   'return_raw_logits',
   'return_offsets_mapping',
-  // inferkit's own, for its offline forecasting baselines (KServe has no such models).
-  'season',
-  'seasonal_periods',
-  'max_context',
+  // inferkit's own, for its offline forecasting baselines (KServe has no such models): --season, --seasonal_periods, --max_context.
+  ...Object.keys(BASELINE_ARGS),
   // inferkit's own (KServe's parse_known_args ignores it): the int8 graph, as the onnx-variant annotation.
   'onnx_variant',
 ]);
@@ -47,13 +63,18 @@ export const PROCESS_ARGS: ReadonlySet<string> = new Set([
 
 /**
  * One warning per runtime arg that inferkit does not implement (e.g. `--dtype`, `--tensor_input_names`,
- * `--return_token_type_ids`, `--trust_remote_code`, or an arg KServe does not know either). KServe reads
- * its args with `parse_known_args`, so such args break neither server; inferkit says it ignored them.
+ * `--return_token_type_ids`, `--trust_remote_code`, or an arg KServe does not know either), and on a
+ * `time_series_forecast` service one per token-classification arg ({@link TOKEN_CLASSIFICATION_ARGS}).
+ * KServe reads its args with `parse_known_args`, so such args break neither server; inferkit says it
+ * ignored them.
  */
-export function unimplementedArgWarnings(args: RuntimeArgs): string[] {
-  const names = [...Object.keys(args.values), ...args.flags];
-  return [...new Set(names)]
+export function unimplementedArgWarnings(args: RuntimeArgs, task?: ServeTask): string[] {
+  const names = [...new Set([...Object.keys(args.values), ...args.flags])].sort();
+  const unimplemented = names
     .filter((n) => !IMPLEMENTED_ARGS.has(n) && !PROCESS_ARGS.has(n))
-    .sort()
     .map((n) => `runtime arg --${n} is not implemented by inferkit and was ignored`);
+  const tokenOnly = task === 'time_series_forecast'
+    ? names.filter((n) => TOKEN_CLASSIFICATION_ARGS.has(n)).map((n) => `runtime arg --${n} applies to token classification only and was ignored by this forecasting model`)
+    : [];
+  return [...unimplemented, ...tokenOnly];
 }

@@ -68,7 +68,7 @@ describe('served auto-ets --max_context', () => {
   it.each([
     ['zero', /--max_context: expected an integer ≥ 5, got "0"/],
     ['abc', /--max_context: expected an integer ≥ 5, got "abc"/],
-    ['mstl', /--max_context applies to the auto-ets baseline only, not mstl/],
+    ['mstl', /--max_context is used only by the baseline --model_id=auto-ets; model "mstl" does not use it/],
   ])('a bad --max_context fails %s\'s load naming the flag', async (model, message) => {
     const r = await http(inThread.url, '/v1/timeseries/forecast', { body: body(model), headers: { host: `${model}.default.example.com` } });
     expect(r.status).toBeGreaterThanOrEqual(400);

@@ -1,0 +1,65 @@
+import type { RuntimeConfig } from './runtime-config.js';
+
+/** The offline forecasting baselines a service can name by `--model_id`. */
+export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl';
+
+/** `--model_id` values (after {@link baselineOf}'s normalisation) that name an offline baseline. */
+const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
+  'seasonal-naive': 'seasonal-naive',
+  naive: 'naive',
+  theta: 'theta',
+  'auto-ets': 'auto-ets',
+  autoets: 'auto-ets',
+  ets: 'auto-ets',
+  mstl: 'mstl',
+};
+
+/**
+ * inferkit's own runtime args (KServe has none of them) and the baselines that use each: `--season=N`
+ * (season override; `naive` has none), `--seasonal_periods=48,336` (MSTL's periods) and `--max_context=N`
+ * (AutoETS fits each series' last N values). No other model reads them, Chronos-Bolt included.
+ */
+export const BASELINE_ARGS: Readonly<Record<string, readonly BaselineName[]>> = {
+  season: ['seasonal-naive', 'theta', 'auto-ets', 'mstl'],
+  seasonal_periods: ['mstl'],
+  max_context: ['auto-ets'],
+};
+
+/** The baseline a model id names (any letter case, `-` or `_`, optionally `baseline/…`), else undefined. */
+export function baselineOf(modelId: string | undefined): BaselineName | undefined {
+  return modelId === undefined ? undefined : BASELINE_IDS[modelId.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
+}
+
+/** One baseline arg a service carries that its model would not use. */
+export interface BaselineArgProblem {
+  /** The arg, without dashes (`season`). */
+  param: string;
+  /** What is wrong and which models take the arg. */
+  message: string;
+}
+
+/**
+ * The baseline args ({@link BASELINE_ARGS}) a service carries that its model would not use, so that a
+ * service asking for an effect it cannot have fails (its load; `inferkit validate`) instead of
+ * silently serving without it: an arg its baseline does not take, any of them on a model that is no
+ * baseline (`forecast: false` for a token-classification service), an arg given without a value, and
+ * MSTL's `--season` next to `--seasonal_periods` (the periods win). Empty when all is well.
+ */
+export function baselineArgProblems(config: Pick<RuntimeConfig, 'modelId' | 'args'>, forecast = true): BaselineArgProblem[] {
+  const { values, flags } = config.args;
+  const baseline = forecast ? baselineOf(config.modelId) : undefined;
+  const model = config.modelId === undefined ? 'this service\'s model' : `model "${config.modelId}"`;
+  const problems: BaselineArgProblem[] = [];
+  for (const [param, users] of Object.entries(BASELINE_ARGS)) {
+    if (flags.has(param)) {
+      problems.push({ param, message: `--${param} needs a value (--${param}=N)` });
+    } else if (values[param] !== undefined && (baseline === undefined || !users.includes(baseline))) {
+      const takers = users.length === 1 ? `baseline --model_id=${users[0]}` : `baselines --model_id=${users.slice(0, -1).join(', ')} and ${users[users.length - 1]}`;
+      problems.push({ param, message: `--${param} is used only by the ${takers}; ${model} does not use it: remove the arg or change --model_id` });
+    }
+  }
+  if (baseline === 'mstl' && values.season !== undefined && values.seasonal_periods !== undefined) {
+    problems.push({ param: 'season', message: '--season with --seasonal_periods: mstl takes its periods from --seasonal_periods, not --season; set only one (--season=N alone is the single period N)' });
+  }
+  return problems;
+}
