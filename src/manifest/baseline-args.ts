@@ -42,18 +42,15 @@ export interface BaselineArgProblem {
  * The baseline args ({@link BASELINE_ARGS}) a service carries that its model would not use, so that a
  * service asking for an effect it cannot have fails (its load; `inferkit validate`) instead of
  * silently serving without it: an arg its baseline does not take, any of them on a model that is no
- * baseline (`forecast: false` for a token-classification service), an arg given without a value, and
- * MSTL's `--season` next to `--seasonal_periods` (the periods win). Empty when all is well.
+ * baseline (`forecast: false` for a token-classification service), and MSTL's `--season` next to `--seasonal_periods` (the periods win). Empty when all is well.
  */
 export function baselineArgProblems(config: Pick<RuntimeConfig, 'modelId' | 'args'>, forecast = true): BaselineArgProblem[] {
-  const { values, flags } = config.args;
+  const { values } = config.args;
   const baseline = forecast ? baselineOf(config.modelId) : undefined;
   const model = config.modelId === undefined ? 'this service\'s model' : `model "${config.modelId}"`;
   const problems: BaselineArgProblem[] = [];
   for (const [param, users] of Object.entries(BASELINE_ARGS)) {
-    if (flags.has(param)) {
-      problems.push({ param, message: `--${param} needs a value (--${param}=N)` });
-    } else if (values[param] !== undefined && (baseline === undefined || !users.includes(baseline))) {
+    if (values[param] !== undefined && (baseline === undefined || !users.includes(baseline))) {
       const takers = users.length === 1 ? `baseline --model_id=${users[0]}` : `baselines --model_id=${users.slice(0, -1).join(', ')} and ${users[users.length - 1]}`;
       problems.push({ param, message: `--${param} is used only by the ${takers}; ${model} does not use it: remove the arg or change --model_id` });
     }

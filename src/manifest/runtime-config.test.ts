@@ -61,4 +61,12 @@ describe('runtimeConfig', () => {
     const len = inferenceService({ name: 'x', modelId: 'm', args: ['--max_length=-1'] }).service;
     expect(validationError(() => runtimeConfig(len)).issues[0].path).toBe('spec.predictor.model.args');
   });
+
+  it('refuses an arg that needs a value given bare, as KServe\'s argparse does', () => {
+    const bare = inferenceService({ name: 'x', modelId: 'theta', args: ['--season', '--max_model_len', '--disable_lower_case', '--dtype'] }).service;
+    expect(validationError(() => runtimeConfig(bare)).issues).toEqual([
+      { path: 'spec.predictor.model.args', message: '--season needs a value (--season=…)' },
+      { path: 'spec.predictor.model.args', message: '--max_model_len needs a value (--max_model_len=…)' },
+    ]);
+  });
 });

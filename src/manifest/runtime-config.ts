@@ -40,13 +40,31 @@ export interface RuntimeConfig {
   args: RuntimeArgs;
 }
 
-/** Reads the runtime configuration of an InferenceService from its model or (first) container args. */
+/**
+ * Args inferkit reads that take a value. Given bare (`--max_length` last, or before another `--arg`)
+ * KServe's argparse stops with "expected one argument"; inferkit refuses them too rather than serve
+ * without the value.
+ */
+const VALUE_ARGS: ReadonlySet<string> = new Set([
+  'model_name', 'model_id', 'model_revision', 'model_dir', 'task', 'backend', 'protocol', 'http_port',
+  'max_length', 'max_model_len', 'season', 'seasonal_periods', 'max_context', 'onnx_variant',
+]);
+
+/**
+ * Reads the runtime configuration of an InferenceService from its model or (first) container args.
+ * Throws a ValidationError naming the args for a bad `--http_port`/`--max_length` or an arg of
+ * inferkit's that needs a value given without one.
+ */
 export function runtimeConfig(isvc: InferenceService): RuntimeConfig {
   const { model, containers } = isvc.spec.predictor;
   const container = containers?.[0];
   const argsPath = model ? 'spec.predictor.model.args' : 'spec.predictor.containers[0].args';
   const parsed = parseRuntimeArgs([...(container?.command ?? []), ...(model?.args ?? container?.args ?? [])]);
   const { values, flags } = parsed;
+  const bare = [...flags].filter((f) => VALUE_ARGS.has(f));
+  if (bare.length > 0) {
+    throw new ValidationError(bare.map((f) => ({ path: argsPath, message: `--${f} needs a value (--${f}=…)` })));
+  }
   const flagOn = (name: string): boolean => flags.has(name) || values[name]?.toLowerCase() === 'true';
   const storageUri = model?.storageUri;
   const fromUri = hubRef(storageUri);

@@ -30,8 +30,9 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         const parsed = parseContract(ForecastRequestSchema, request.body, 'forecast request');
         const entry = ctx.registry.find(scopeOf(ctx, request), parsed.model);
         ctx.modelOf.set(request, entry.name);
-        if (entry.task !== 'time_series_forecast') {
-          throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task ?? 'unknown'})`, { param: 'model' });
+        // A service whose manifest failed (no task) answers 503 with its reason below, as on V1/V2.
+        if (entry.task !== undefined && entry.task !== 'time_series_forecast') {
+          throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task})`, { param: 'model' });
         }
         ensureReady(entry, reply);
         ctx.queue?.admit(entry.name, reply);

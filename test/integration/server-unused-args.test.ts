@@ -15,6 +15,7 @@ const services = [
   isvc('int8', { args: ['--model_id=auto-ets', '--onnx_variant=quantized'] }),
   isvc('bert', { args: [`--model_id=${CONFORMANCE_DIR}/model`, '--task=token_classification', '--season=7'] }),
   isvc('good', { args: ['--model_id=theta', '--season=7'] }),
+  isvc('bare', { args: ['--model_id=theta', '--season'] }),
   // KServe's tokenizer args on a forecaster: KServe ignores them too, so a warning, not a failure
   isvc('kserve', { args: ['--model_id=seasonal-naive', '--disable_lower_case', '--max_length=32'] }),
 ];
@@ -52,6 +53,14 @@ describe('serve: an arg the model would not use', () => {
       expect(r.status).toBe(503);
       expect((r.json() as { error: { message: string } }).error.message).toContain(`--${arg}`);
     }
+  });
+
+  it('refuses an arg that needs a value given bare', async () => {
+    expect(server.models().find((m) => m.service === 'bare')).toMatchObject({ ready: false, reason: expect.stringContaining('--season needs a value (--season=…)') });
+    const r = await http(server.url, '/v1/timeseries/forecast', { body: body('bare'), headers: { host: 'bare.default.example.com' } });
+    // a manifest that fails has no task: the forecast route answers its reason, as V1/V2 do
+    expect(r.status).toBe(503);
+    expect(r.text).toContain('--season needs a value');
   });
 
   it('serves the same arg on a model that uses it', async () => {
