@@ -42,7 +42,7 @@ export async function renderGet(options: RenderGetOptions): Promise<string> {
 /**
  * Formats InferenceServices as `inferkit get` prints them: kubectl's table (with a NAMESPACE column
  * for `allNamespaces`), `wide`, multi-document `yaml`, or `json` (one object for `single`, else a `List`).
- * Credentials written in clear into `env[].value` are shown as `***` (`maskManifestSecrets`).
+ * Credentials written in clear into `env[].value` are shown as `<masked>` (`maskManifestSecrets`).
  */
 export function formatGet(items: readonly InferenceService[], output: GetOutput, now: number, options: { allNamespaces?: boolean; single?: boolean } = {}): string {
   if (output === 'yaml') {

@@ -26,7 +26,7 @@ export interface ApplyResult {
   dryRun: boolean;
   /**
    * The object as the API server returned it, credentials masked unless `secrets: 'show'`: a
-   * Secret's `data`/`stringData` values read `<masked>`, clear credentials of an InferenceService `***`.
+   * Secret's `data`/`stringData` values and clear credentials of an InferenceService read `<masked>`.
    */
   object: ManifestDocument;
 }
@@ -73,8 +73,8 @@ export interface SecretsOptions {
   /**
    * `'mask'`: env values of secret-named vars (`HF_TOKEN`, `…_API_KEY`, `…PASSWORD…`; see
    * `isSecretEnvName`) written in clear, and the values of secret-named `args`/`command` flags
-   * (`--hf_token=…`), are replaced by `***` in the returned copy, and every value of a Secret's
-   * `data`/`stringData` by `<masked>` (its keys kept); `'show'`: returned as stored.
+   * (`--hf_token=…`), and every value of a Secret's `data`/`stringData` (its keys kept), are
+   * replaced by `<masked>` in the returned copy; `'show'`: returned as stored.
    * @default 'mask'
    */
   secrets?: 'mask' | 'show';

@@ -55,14 +55,13 @@ export interface Cluster {
   /**
    * Server-side applies documents (YAML text or parsed), Secrets first, then InferenceServices.
    * Idempotent: a second apply of the same documents reports `unchanged` and changes nothing.
-   * The real values are sent; in the returned objects a Secret's `data`/`stringData` values are
-   * masked (`<masked>`) and an InferenceService's clear credentials (`env`, `--hf_token=…`) are
-   * masked (`***`), as `get` does, unless `{ secrets: 'show' }`.
+   * The real values are sent; in the returned objects a Secret's `data`/`stringData` values and
+   * an InferenceService's clear credentials (`env`, `--hf_token=…`) are masked (`<masked>`), as `get` does, unless `{ secrets: 'show' }`.
    */
   apply(docs: string | readonly ManifestDocument[], options?: ApplyOptions): Promise<ApplyResult[]>;
   /**
    * One InferenceService (live status included); `model_not_found` error when absent. Credentials
-   * written in clear are masked (`***`) unless `{ secrets: 'show' }`.
+   * written in clear are masked (`<masked>`) unless `{ secrets: 'show' }`.
    */
   get(name: string, options?: GetOptions): Promise<InferenceService>;
   /** InferenceServices of the namespace, or of every namespace; credentials masked unless `{ secrets: 'show' }`. */

@@ -80,7 +80,7 @@ describe('resolveModel (auth and failures)', () => {
         expect(text).not.toContain(token);
       }
     }
-    expect(errorTexts(net).join('\n')).toContain('***');
+    expect(errorTexts(net).join('\n')).toContain('Authorization: Bearer <masked>');
   });
 
   it('reports network when nothing listens at hubUrl', async () => {

@@ -1,3 +1,4 @@
+import { MASKED_SECRET } from '../contract/masked-secret.js';
 import { InferkitError, isInferkitError } from '../errors.js';
 
 /** What the failing call was about, for error messages (never the token itself). */
@@ -21,12 +22,12 @@ export interface HubFailure {
   message: string;
 }
 
-/** Replaces every occurrence of the token (and its Bearer header form) by `***`. */
+/** Replaces every occurrence of the token (and so its Bearer header form) by `<masked>` ({@link MASKED_SECRET}). */
 export function scrubToken(text: string, token: string | undefined): string {
   if (!token) {
     return text;
   }
-  return text.split(token).join('***');
+  return text.split(token).join(MASKED_SECRET);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findInlineSecrets } from './find-inline-secrets.js';
-import { isSecretEnvName, maskManifestSecrets, MASKED, MASKED_SECRET } from './secret-env.js';
+import { isSecretEnvName, maskManifestSecrets, MASKED_SECRET } from './secret-env.js';
 
 describe('isSecretEnvName', () => {
   it('names credentials by their last word, or a secret word anywhere, in any case or spelling', () => {
@@ -37,10 +37,10 @@ describe('one predicate for validation and masking', () => {
   it('masks exactly what validation reports as a credential in clear', () => {
     const masked = maskManifestSecrets(doc);
     const env = masked.spec.predictor.model.env;
-    expect(env.map((e) => ('value' in e ? e.value : undefined))).toEqual([MASKED, 'false', MASKED, '$(FROM_SECRET)', undefined]);
+    expect(env.map((e) => ('value' in e ? e.value : undefined))).toEqual([MASKED_SECRET, 'false', MASKED_SECRET, '$(FROM_SECRET)', undefined]);
     expect(env[4]).toEqual(doc.spec.predictor.model.env[4]);
-    expect(masked.spec.predictor.containers[0].env[0].value).toBe(MASKED);
-    expect(masked.spec.predictor.containers[0].args).toEqual(['--hf_token=***', '--api-key', '***', '--model_id=org/m', '--verbose', '--max_length', '64']);
+    expect(masked.spec.predictor.containers[0].env[0].value).toBe(MASKED_SECRET);
+    expect(masked.spec.predictor.containers[0].args).toEqual(['--hf_token=<masked>', '--api-key', '<masked>', '--model_id=org/m', '--verbose', '--max_length', '64']);
     expect(doc.spec.predictor.model.env[0].value).toBe('hf_clear');
     const reported = findInlineSecrets(doc).map((i) => i.path);
     expect(reported).toEqual(['spec.predictor.model.env[0].value', 'spec.predictor.model.env[2].value', 'spec.predictor.containers[0].env[0].value']);

@@ -1,3 +1,5 @@
+import { MASKED_SECRET } from '../contract/masked-secret.js';
+
 /**
  * One rule for which env vars hold credentials, shared by `inferkit validate` (a credential written
  * in clear is reported) and every place a manifest is shown back (its value is masked): the local
@@ -12,11 +14,7 @@ const SECRET_WORDS = new Set(['SECRET', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'CRE
 /** Last words that say the value points to a credential rather than holding it (`PASSWORD_FILE`, `HF_TOKEN_PATH`). */
 const REFERENCE_LAST_WORDS = new Set(['FILE', 'PATH', 'DIR', 'NAME', 'REF']);
 
-/** What a masked value is shown as. */
-export const MASKED = '***';
-
-/** What a Secret's `stringData`/`data` values are shown as (`toYaml(…, { secrets: 'mask' })`, `maskManifestSecrets`). */
-export const MASKED_SECRET = '<masked>';
+export { MASKED_SECRET };
 
 /** The words of an env var name: split on `_`, `-`, `.` and camelCase, upper-cased. */
 function words(name: string): string[] {
@@ -61,7 +59,7 @@ export function isInlineSecretEnv(entry: unknown): boolean {
 
 /**
  * A deep copy of `manifest` (or a list of them) with every inline credential in an `env` list
- * (predictor model, containers, init containers…) replaced by {@link MASKED} (exactly what
+ * (predictor model, containers, init containers…) replaced by {@link MASKED_SECRET} (exactly what
  * `inferkit validate` reports), the values of `args`/`command` flags with a secret name
  * (`--hf_token=…`, `--api-key …`), and every value of a Secret's `stringData`/`data` replaced by
  * {@link MASKED_SECRET} (keys kept); everything else is unchanged.
@@ -98,7 +96,7 @@ function mask(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === 'env' && Array.isArray(v)) {
-      out[k] = v.map((e: unknown) => (isInlineSecretEnv(e) ? { ...(e as object), value: MASKED } : mask(e)));
+      out[k] = v.map((e: unknown) => (isInlineSecretEnv(e) ? { ...(e as object), value: MASKED_SECRET } : mask(e)));
     } else if ((k === 'args' || k === 'command') && Array.isArray(v)) {
       out[k] = maskArgs(v);
     } else {
@@ -108,7 +106,7 @@ function mask(value: unknown): unknown {
   return out;
 }
 
-/** `--hf_token=VALUE` → `--hf_token=***`; `--api-key VALUE` → `--api-key ***`. */
+/** `--hf_token=VALUE` → `--hf_token=<masked>`; `--api-key VALUE` → `--api-key <masked>`. */
 function maskArgs(args: readonly unknown[]): unknown[] {
   return args.map((a, i) => {
     if (typeof a !== 'string') {
@@ -116,10 +114,10 @@ function maskArgs(args: readonly unknown[]): unknown[] {
     }
     const eq = /^(--?[\w.-]+)=(.+)$/.exec(a);
     if (eq && isSecretEnvName(eq[1].replace(/^-+/, ''))) {
-      return `${eq[1]}=${MASKED}`;
+      return `${eq[1]}=${MASKED_SECRET}`;
     }
     const prev = args[i - 1];
     const flag = typeof prev === 'string' && /^--?[\w.-]+$/.test(prev) ? prev.replace(/^-+/, '') : undefined;
-    return flag !== undefined && !a.startsWith('-') && isSecretEnvName(flag) ? MASKED : a;
+    return flag !== undefined && !a.startsWith('-') && isSecretEnvName(flag) ? MASKED_SECRET : a;
   });
 }

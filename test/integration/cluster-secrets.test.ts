@@ -51,11 +51,11 @@ const model = (s: InferenceService) => s.spec.predictor.model as { args?: string
 describe('cluster: secrets masked in what get/list/waitReady return', () => {
   it('masks secret-named env values and args by default', async () => {
     const got = await c.get('leaky');
-    expect(model(got).env).toEqual([{ name: 'HF_TOKEN', value: '***' }, { name: 'MAX_NEW_TOKENS', value: '12' }]);
-    expect(model(got).args).toEqual(['--model_name=bert', '--model_id=inferkit/ner-fixture', '--hf_token=***']);
+    expect(model(got).env).toEqual([{ name: 'HF_TOKEN', value: '<masked>' }, { name: 'MAX_NEW_TOKENS', value: '12' }]);
+    expect(model(got).args).toEqual(['--model_name=bert', '--model_id=inferkit/ner-fixture', '--hf_token=<masked>']);
     const listed = await c.list();
     expect(JSON.stringify(listed)).not.toContain(TOKEN);
-    expect(model(listed[0] as InferenceService).env?.[0]?.value).toBe('***');
+    expect(model(listed[0] as InferenceService).env?.[0]?.value).toBe('<masked>');
     const ready = await c.waitReady('leaky', { timeoutMs: 10_000 });
     expect(JSON.stringify(ready)).not.toContain(TOKEN);
   });
@@ -125,7 +125,7 @@ describe('cluster: apply returns masked objects', () => {
     const leaky = await c.apply(fromYaml(MANIFEST));
     expect(leaky[0]?.action).toBe('unchanged');
     expect(JSON.stringify(leaky)).not.toContain(TOKEN);
-    expect(model(leaky[0]?.object as InferenceService).args).toContain('--hf_token=***');
+    expect(model(leaky[0]?.object as InferenceService).args).toContain('--hf_token=<masked>');
   });
 
   it("returns the values with { secrets: 'show' }", async () => {

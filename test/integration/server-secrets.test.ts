@@ -25,7 +25,7 @@ describe('secrets in manifests', () => {
     expect(a.status).toBe(200);
     expect(a.text).not.toContain(TOKEN);
     expect(a.text).toContain('"HF_TOKEN"');
-    expect(a.text).toContain('"value":"***"');
+    expect(a.text).toContain('"value":"<masked>"');
     expect(a.text).toContain('"value":"info"');
   });
 });
