@@ -62,11 +62,14 @@ describe('runtimeConfig', () => {
     expect(validationError(() => runtimeConfig(len)).issues[0].path).toBe('spec.predictor.model.args');
   });
 
-  it('refuses an arg that needs a value given bare, as KServe\'s argparse does', () => {
-    const bare = inferenceService({ name: 'x', modelId: 'theta', args: ['--season', '--max_model_len', '--disable_lower_case', '--dtype'] }).service;
+  it('refuses an arg that needs a value given bare, and a flag given a value other than true/false, as KServe\'s argparse does', () => {
+    const bare = inferenceService({ name: 'x', modelId: 'theta', args: ['--season', '--max_model_len', '--disable_lower_case', '--dtype', '--return_probabilities=yes', '--return_raw_logits=False'] }).service;
     expect(validationError(() => runtimeConfig(bare)).issues).toEqual([
       { path: 'spec.predictor.model.args', message: '--season needs a value (--season=…)' },
       { path: 'spec.predictor.model.args', message: '--max_model_len needs a value (--max_model_len=…)' },
+      { path: 'spec.predictor.model.args', message: '--return_probabilities is a flag: write --return_probabilities (or --return_probabilities=true / --return_probabilities=false), got "yes"' },
     ]);
+    const off = inferenceService({ name: 'x', modelId: 'm', args: ['--disable_lower_case=TRUE', '--return_probabilities=false'] }).service;
+    expect(runtimeConfig(off)).toMatchObject({ disableLowerCase: true, returnProbabilities: false });
   });
 });

@@ -1,6 +1,6 @@
 import type { EnvVar, InferenceService, Resources } from '../contract/inference-service.js';
 import { ValidationError } from '../errors.js';
-import { parseRuntimeArgs, type RuntimeArgs } from './parse-runtime-args.js';
+import { parseRuntimeArgs, RUNTIME_FLAGS, type RuntimeArgs } from './parse-runtime-args.js';
 
 /** What a runtime serving an InferenceService needs, read from its predictor and args. */
 export interface RuntimeConfig {
@@ -52,8 +52,8 @@ const VALUE_ARGS: ReadonlySet<string> = new Set([
 
 /**
  * Reads the runtime configuration of an InferenceService from its model or (first) container args.
- * Throws a ValidationError naming the args for a bad `--http_port`/`--max_length` or an arg of
- * inferkit's that needs a value given without one.
+ * Throws a ValidationError naming the args for a bad `--http_port`/`--max_length`, an arg of
+ * inferkit's that needs a value given without one, or a flag given a value other than true/false.
  */
 export function runtimeConfig(isvc: InferenceService): RuntimeConfig {
   const { model, containers } = isvc.spec.predictor;
@@ -61,9 +61,13 @@ export function runtimeConfig(isvc: InferenceService): RuntimeConfig {
   const argsPath = model ? 'spec.predictor.model.args' : 'spec.predictor.containers[0].args';
   const parsed = parseRuntimeArgs([...(container?.command ?? []), ...(model?.args ?? container?.args ?? [])]);
   const { values, flags } = parsed;
-  const bare = [...flags].filter((f) => VALUE_ARGS.has(f));
-  if (bare.length > 0) {
-    throw new ValidationError(bare.map((f) => ({ path: argsPath, message: `--${f} needs a value (--${f}=…)` })));
+  const misused = [
+    ...[...flags].filter((f) => VALUE_ARGS.has(f)).map((f) => `--${f} needs a value (--${f}=…)`),
+    // argparse stops on any `--flag=value`; inferkit takes =true and =false, and refuses the rest rather than read them as false.
+    ...[...RUNTIME_FLAGS].filter((f) => values[f] !== undefined && !/^(true|false)$/i.test(values[f])).map((f) => `--${f} is a flag: write --${f} (or --${f}=true / --${f}=false), got "${values[f]}"`),
+  ];
+  if (misused.length > 0) {
+    throw new ValidationError(misused.map((message) => ({ path: argsPath, message })));
   }
   const flagOn = (name: string): boolean => flags.has(name) || values[name]?.toLowerCase() === 'true';
   const storageUri = model?.storageUri;

@@ -102,11 +102,19 @@ function baselineArgs(config: RuntimeConfig): BaselineArgs {
   };
 }
 
-/** The model a service names: `--model_id`, else the hub repo of `storageUri: hf://…`. */
+/**
+ * The model a service names: `--model_id`, else the hub repo of `storageUri: hf://…`, else a folder
+ * given by `--model_dir` (KServe loads `--model_dir` when no `--model_id` is given; its default
+ * `/mnt/models` is a cluster path, so only an explicit one counts here).
+ */
 function modelSource(config: RuntimeConfig): string {
   const id = config.modelId;
   if (id === undefined) {
-    throw new InferkitError('config', `service for model "${config.modelName}" names no model: set --model_id=<hub id or folder> or storageUri: hf://org/name`);
+    const dir = config.args.values.model_dir;
+    if (dir !== undefined && dir.trim() !== '') {
+      return dir;
+    }
+    throw new InferkitError('config', `service for model "${config.modelName}" names no model: set --model_id=<hub id or folder>, storageUri: hf://org/name or --model_dir=<folder>`);
   }
   return config.modelRevision !== undefined && !id.includes('@') ? `${id}@${config.modelRevision}` : id;
 }

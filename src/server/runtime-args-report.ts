@@ -64,7 +64,8 @@ export const PROCESS_ARGS: ReadonlySet<string> = new Set([
 /**
  * One warning per runtime arg that inferkit does not implement (e.g. `--dtype`, `--tensor_input_names`,
  * `--return_token_type_ids`, `--trust_remote_code`, or an arg KServe does not know either), and on a
- * `time_series_forecast` service one per token-classification arg ({@link TOKEN_CLASSIFICATION_ARGS}).
+ * `time_series_forecast` service one per token-classification arg ({@link TOKEN_CLASSIFICATION_ARGS}),
+ * and one for `--model_dir` next to `--model_id` (which wins).
  * KServe reads its args with `parse_known_args`, so such args break neither server; inferkit says it
  * ignored them.
  */
@@ -73,8 +74,12 @@ export function unimplementedArgWarnings(args: RuntimeArgs, task?: ServeTask): s
   const unimplemented = names
     .filter((n) => !IMPLEMENTED_ARGS.has(n) && !PROCESS_ARGS.has(n))
     .map((n) => `runtime arg --${n} is not implemented by inferkit and was ignored`);
+  // KServe too ignores --model_dir when --model_id names the model; say so rather than ignore it silently.
+  const shadowed = args.values.model_dir !== undefined && args.values.model_id !== undefined
+    ? ['runtime arg --model_dir was ignored: --model_id names the model (--model_dir is read only without --model_id, as in KServe)']
+    : [];
   const tokenOnly = task === 'time_series_forecast'
     ? names.filter((n) => TOKEN_CLASSIFICATION_ARGS.has(n)).map((n) => `runtime arg --${n} applies to token classification only and was ignored by this forecasting model`)
     : [];
-  return [...unimplemented, ...tokenOnly];
+  return [...unimplemented, ...shadowed, ...tokenOnly];
 }

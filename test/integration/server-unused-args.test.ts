@@ -16,6 +16,9 @@ const services = [
   isvc('bert', { args: [`--model_id=${CONFORMANCE_DIR}/model`, '--task=token_classification', '--season=7'] }),
   isvc('good', { args: ['--model_id=theta', '--season=7'] }),
   isvc('bare', { args: ['--model_id=theta', '--season'] }),
+  // --model_dir names the model when --model_id does not (as in KServe); next to --model_id it is reported
+  isvc('dir', { args: [`--model_dir=${CONFORMANCE_DIR}/model`, '--task=token_classification'] }),
+  isvc('shadow', { args: ['--model_id=theta', '--model_dir=/mnt/models'] }),
   // KServe's tokenizer args on a forecaster: KServe ignores them too, so a warning, not a failure
   isvc('kserve', { args: ['--model_id=seasonal-naive', '--disable_lower_case', '--max_length=32'] }),
 ];
@@ -68,6 +71,16 @@ describe('serve: an arg the model would not use', () => {
     expect(r.status, r.text).toBe(200);
     expect(server.models().find((m) => m.service === 'good')).toMatchObject({ ready: true });
     expect(logged.filter((l) => l.includes('service good'))).toEqual([]);
+  });
+
+  it('loads the folder --model_dir names without --model_id, and reports it ignored next to --model_id', async () => {
+    expect(server.models().find((m) => m.service === 'dir')).toMatchObject({ ready: true });
+    const r = await http(server.url, '/v1/models/dir:predict', { body: { instances: ['Wolfgang lives in Berlin'] }, headers: { host: 'dir.default.example.com' } });
+    expect(r.status, r.text).toBe(200);
+    expect((r.json() as { predictions: number[][][] }).predictions[0][0].length).toBeGreaterThan(2);
+    expect(logged.filter((l) => l.includes('service shadow'))).toEqual([
+      'warning: service shadow: runtime arg --model_dir was ignored: --model_id names the model (--model_dir is read only without --model_id, as in KServe)',
+    ]);
   });
 
   it('serves a forecaster with KServe\'s token-classification args, warning that they were ignored', async () => {
