@@ -23,4 +23,14 @@ describe('inferkit serve', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`${typo}: manifest: documents[0].spec.predictor.model.resource: unknown field "resource"; did you mean "resources"?`);
   });
+
+  it('refuses a forecast arg the model would not use (the shipped forecast example on Chronos-Bolt with --season)', async () => {
+    const example = await readFile('examples/forecast.yaml', 'utf8');
+    const chronos = join(dir, 'chronos-season.yaml');
+    await writeFile(chronos, example.replace('--model_id=baseline/seasonal-naive', '--model_id=amazon/chronos-bolt-small\n        - --season=24'));
+    const r = await runCli(['serve', chronos, '--port', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`inferkit: ${chronos}: manifest: documents[0].spec.predictor.model.args: --season is used only by the baselines `
+      + '--model_id=seasonal-naive, theta, auto-ets and mstl; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id');
+  });
 });
