@@ -1,4 +1,4 @@
-import { BASELINE_ARGS } from '../manifest/baseline-args.js';
+import { BASELINE_ARGS, baselineOf } from '../manifest/baseline-args.js';
 import type { RuntimeArgs } from '../manifest/parse-runtime-args.js';
 import type { ServeTask } from './model-loader.js';
 
@@ -65,7 +65,7 @@ export const PROCESS_ARGS: ReadonlySet<string> = new Set([
  * One warning per runtime arg that inferkit does not implement (e.g. `--dtype`, `--tensor_input_names`,
  * `--return_token_type_ids`, `--trust_remote_code`, or an arg KServe does not know either), and on a
  * `time_series_forecast` service one per token-classification arg ({@link TOKEN_CLASSIFICATION_ARGS}),
- * and one for `--model_dir` next to `--model_id` (which wins).
+ * one for `--model_dir` next to `--model_id` (which wins), and one for `--model_revision` on a baseline.
  * KServe reads its args with `parse_known_args`, so such args break neither server; inferkit says it
  * ignored them.
  */
@@ -81,5 +81,9 @@ export function unimplementedArgWarnings(args: RuntimeArgs, task?: ServeTask): s
   const tokenOnly = task === 'time_series_forecast'
     ? names.filter((n) => TOKEN_CLASSIFICATION_ARGS.has(n)).map((n) => `runtime arg --${n} applies to token classification only and was ignored by this forecasting model`)
     : [];
-  return [...unimplemented, ...shadowed, ...tokenOnly];
+  const baseline = task === 'time_series_forecast' ? baselineOf(args.values.model_id) : undefined;
+  const revision = baseline !== undefined && args.values.model_revision !== undefined
+    ? [`runtime arg --model_revision was ignored: the ${baseline} baseline is built in, not fetched from the hub`]
+    : [];
+  return [...unimplemented, ...shadowed, ...tokenOnly, ...revision];
 }

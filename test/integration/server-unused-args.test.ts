@@ -20,7 +20,7 @@ const services = [
   isvc('dir', { args: [`--model_dir=${CONFORMANCE_DIR}/model`, '--task=token_classification'] }),
   isvc('shadow', { args: ['--model_id=theta', '--model_dir=/mnt/models'] }),
   // KServe's tokenizer args on a forecaster: KServe ignores them too, so a warning, not a failure
-  isvc('kserve', { args: ['--model_id=seasonal-naive', '--disable_lower_case', '--max_length=32'] }),
+  isvc('kserve', { args: ['--model_id=seasonal-naive', '--disable_lower_case', '--max_length=32', '--model_revision=v2'] }),
 ];
 let server: RunningServer;
 const logged: string[] = [];
@@ -83,10 +83,11 @@ describe('serve: an arg the model would not use', () => {
     ]);
   });
 
-  it('serves a forecaster with KServe\'s token-classification args, warning that they were ignored', async () => {
+  it('serves a forecaster with KServe\'s token-classification args (and a baseline with --model_revision), warning that they were ignored', async () => {
     const warnings = [
       'runtime arg --disable_lower_case applies to token classification only and was ignored by this forecasting model',
       'runtime arg --max_length applies to token classification only and was ignored by this forecasting model',
+      'runtime arg --model_revision was ignored: the seasonal-naive baseline is built in, not fetched from the hub',
     ];
     expect(logged.filter((l) => l.includes('service kserve'))).toEqual(warnings.map((w) => `warning: service kserve: ${w}`));
     const state = server.models().find((m) => m.service === 'kserve');
