@@ -1,4 +1,4 @@
-import { charTable, SPACE, ALONE, type BertNormalizerFlags } from './bert-chars.js';
+import { ALONE, charTable, SPACE, type BertNormalizerFlags, type CharTable } from './bert-chars.js';
 import type { EncodedText } from './load-text-tokenizer.js';
 
 /** A token matched in the raw text before normalisation (`normalized: false` added tokens). */
@@ -37,8 +37,11 @@ export interface BertEncodeOptions {
 /** Tokenizes one text synchronously. */
 export type BertWordPieceEncoder = (text: string, options: BertEncodeOptions) => EncodedText;
 
-/** Tokens of one text as parallel arrays; offsets are into the original text. */
-interface Sink {
+/** One call's state: the tokens so far as parallel arrays (offsets into the original text) and the current word. */
+interface State {
+  spec: BertWordPieceSpec;
+  /** Longest vocabulary entry, in UTF-16 units. */
+  maxKey: number;
   ids: number[];
   cpStart: number[];
   cpEnd: number[];
@@ -49,21 +52,120 @@ interface Sink {
   word: number;
   /** Tokens wanted: one more than fit tells that the text was cut. */
   limit: number;
-}
-
-/** The current word: normalised text, and per code point its position there and in the original. */
-interface WordBuffer {
+  /** The current word: normalised text, and per code point its position there and its original code point / UTF-16 span. */
   text: string;
   pos: number[];
   cp: number[];
   unit: number[];
-  unitEnd: number[];
+  unitNext: number[];
+}
+
+function push(st: State, id: number, cpStart: number, cpEnd: number, unitStart: number, unitEnd: number, word: number): void {
+  st.ids.push(id);
+  st.cpStart.push(cpStart);
+  st.cpEnd.push(cpEnd);
+  st.unitStart.push(unitStart);
+  st.unitEnd.push(unitEnd);
+  st.words.push(word);
+}
+
+/** Greedy longest-match WordPiece of the current word; a word without a full cover (or too long) is one unknown token. */
+function wordPiece(st: State): void {
+  const { spec, pos, cp, unit, unitNext } = st;
+  const n = cp.length;
+  const word = st.word++;
+  pos.push(st.text.length);
+  const first = st.ids.length;
+  let start = 0;
+  while (n <= spec.maxInputCharsPerWord && start < n) {
+    const extra = start > 0 ? spec.prefix.length : 0;
+    let end = n;
+    while (end > start && pos[end] - pos[start] + extra > st.maxKey) {
+      end--;
+    }
+    let id: number | undefined;
+    for (; end > start; end--) {
+      const piece = st.text.slice(pos[start], pos[end]);
+      id = spec.vocab.get(start > 0 ? spec.prefix + piece : piece);
+      if (id !== undefined) {
+        break;
+      }
+    }
+    if (id === undefined) {
+      break;
+    }
+    push(st, id, cp[start], cp[end - 1] + 1, unit[start], unitNext[end - 1], word);
+    start = end;
+  }
+  if (start < n || n > spec.maxInputCharsPerWord) {
+    for (const a of [st.ids, st.cpStart, st.cpEnd, st.unitStart, st.unitEnd, st.words]) {
+      a.length = first;
+    }
+    push(st, spec.unkId, cp[0], cp[n - 1] + 1, unit[0], unitNext[n - 1], word);
+  }
+}
+
+function flush(st: State): void {
+  if (st.cp.length > 0 && st.ids.length < st.limit) {
+    wordPiece(st);
+  }
+  st.text = '';
+  st.pos.length = 0;
+  st.cp.length = 0;
+  st.unit.length = 0;
+  st.unitNext.length = 0;
+}
+
+/** Normalises, pre-tokenizes and WordPieces `text[from, to)`, whose first code point is number `cpFrom`; returns the code point after it. */
+function plain(st: State, chars: CharTable, text: string, from: number, to: number, cpFrom: number): number {
+  let cp = cpFrom;
+  for (let u = from; u < to && st.ids.length < st.limit; cp++) {
+    const c = text.codePointAt(u) ?? 0;
+    const next = u + (c > 0xffff ? 2 : 1);
+    const out = chars.get(c);
+    for (let k = 0; k < out.cps.length; k++) {
+      const kind = out.kinds[k];
+      if (kind === SPACE) {
+        flush(st);
+        continue;
+      }
+      if (kind === ALONE) {
+        flush(st);
+      }
+      st.pos.push(st.text.length);
+      st.text += out.strs[k];
+      st.cp.push(cp);
+      st.unit.push(u);
+      st.unitNext.push(next);
+      if (kind === ALONE) {
+        flush(st);
+      }
+    }
+    u = next;
+  }
+  flush(st);
+  return cp;
+}
+
+/** `k` special-token entries, then the first `n` of `a`/`b` as pairs, then `m` more. */
+function spans(k: number, a: readonly number[], b: readonly number[], n: number, m: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < k; i++) {
+    out.push([0, 0]);
+  }
+  for (let i = 0; i < n; i++) {
+    out.push([a[i], b[i]]);
+  }
+  for (let i = 0; i < m; i++) {
+    out.push([0, 0]);
+  }
+  return out;
 }
 
 /**
  * A synchronous BERT WordPiece tokenizer equivalent to Hugging Face `tokenizers` with
  * BertNormalizer, BertPreTokenizer, WordPiece and a `[CLS] $A [SEP]` post-processor: the same
- * ids, truncation, offsets (code points and UTF-16) and word ids.
+ * ids, offsets (code points and UTF-16) and word ids; `truncated` is true whenever tokens were cut.
  */
 export function createBertWordPiece(spec: BertWordPieceSpec): BertWordPieceEncoder {
   const chars = charTable(spec.normalizer);
@@ -72,131 +174,46 @@ export function createBertWordPiece(spec: BertWordPieceSpec): BertWordPieceEncod
     maxKey = Math.max(maxKey, key.length);
   }
   const added = spec.addedTokens.filter((t) => t.content.length > 0);
-
-  const wordPiece = (sink: Sink, w: WordBuffer): void => {
-    const n = w.cp.length;
-    const word = sink.word++;
-    const emit = (id: number, from: number, to: number): void => {
-      sink.ids.push(id);
-      sink.cpStart.push(w.cp[from]);
-      sink.cpEnd.push(w.cp[to - 1] + 1);
-      sink.unitStart.push(w.unit[from]);
-      sink.unitEnd.push(w.unitEnd[to - 1]);
-      sink.words.push(word);
-    };
-    w.pos.push(w.text.length);
-    const first = sink.ids.length;
-    let start = 0;
-    while (n <= spec.maxInputCharsPerWord && start < n) {
-      const extra = start > 0 ? spec.prefix.length : 0;
-      let end = n;
-      while (end > start && w.pos[end] - w.pos[start] + extra > maxKey) {
-        end--;
-      }
-      let id: number | undefined;
-      for (; end > start; end--) {
-        const piece = w.text.slice(w.pos[start], w.pos[end]);
-        id = spec.vocab.get(start > 0 ? spec.prefix + piece : piece);
-        if (id !== undefined) {
-          break;
-        }
-      }
-      if (id === undefined) {
-        break;
-      }
-      emit(id, start, end);
-      start = end;
-    }
-    if (start < n || n > spec.maxInputCharsPerWord) {
-      // No full cover (or too long): the whole word is one unknown token.
-      for (const a of [sink.ids, sink.cpStart, sink.cpEnd, sink.unitStart, sink.unitEnd, sink.words]) {
-        a.length = first;
-      }
-      emit(spec.unkId, 0, n);
-    }
-  };
-
-  const plain = (sink: Sink, text: string, from: number, to: number, cpFrom: number): number => {
-    const w: WordBuffer = { text: '', pos: [], cp: [], unit: [], unitEnd: [] };
-    const flush = (): void => {
-      if (w.cp.length > 0 && sink.ids.length < sink.limit) {
-        wordPiece(sink, w);
-      }
-      w.text = '';
-      w.pos = [];
-      w.cp = [];
-      w.unit = [];
-      w.unitEnd = [];
-    };
-    let cp = cpFrom;
-    for (let u = from; u < to && sink.ids.length < sink.limit; cp++) {
-      const c = text.codePointAt(u) ?? 0;
-      const next = u + (c > 0xffff ? 2 : 1);
-      const out = chars.get(c);
-      for (let k = 0; k < out.cps.length; k++) {
-        const kind = out.kinds[k];
-        if (kind === SPACE) {
-          flush();
-          continue;
-        }
-        if (kind === ALONE) {
-          flush();
-        }
-        w.pos.push(w.text.length);
-        w.text += out.strs[k];
-        w.cp.push(cp);
-        w.unit.push(u);
-        w.unitEnd.push(next);
-        if (kind === ALONE) {
-          flush();
-        }
-      }
-      u = next;
-    }
-    flush();
-    return cp;
-  };
-
   return (text, options) => {
     const pre = options.addSpecialTokens ? spec.prefixIds : [];
     const post = options.addSpecialTokens ? spec.suffixIds : [];
     const budget = Math.max(0, options.maxLength - pre.length - post.length);
-    const sink: Sink = { ids: [], cpStart: [], cpEnd: [], unitStart: [], unitEnd: [], words: [], word: 0, limit: budget + 1 };
+    const st: State = { spec, maxKey, ids: [], cpStart: [], cpEnd: [], unitStart: [], unitEnd: [], words: [], word: 0, limit: budget + 1, text: '', pos: [], cp: [], unit: [], unitNext: [] };
     let unit = 0;
     let cp = 0;
     for (const m of findAddedTokens(text, added)) {
-      if (sink.ids.length >= sink.limit) {
+      if (st.ids.length >= st.limit) {
         break;
       }
-      cp = plain(sink, text, unit, m.start, cp);
+      cp = plain(st, chars, text, unit, m.start, cp);
       const cpEnd = cp + countCodePoints(text, m.start, m.end);
-      sink.ids.push(m.id);
-      sink.cpStart.push(cp);
-      sink.cpEnd.push(cpEnd);
-      sink.unitStart.push(m.start);
-      sink.unitEnd.push(m.end);
-      sink.words.push(sink.word++);
+      push(st, m.id, cp, cpEnd, m.start, m.end, st.word++);
       cp = cpEnd;
       unit = m.end;
     }
-    if (sink.ids.length < sink.limit) {
-      plain(sink, text, unit, text.length, cp);
+    if (st.ids.length < st.limit) {
+      plain(st, chars, text, unit, text.length, cp);
     }
-    const truncated = sink.ids.length > budget;
-    const n = Math.min(sink.ids.length, budget);
-    const ids = [...pre, ...sink.ids.slice(0, n), ...post];
+    const truncated = st.ids.length > budget;
+    const n = Math.min(st.ids.length, budget);
+    const ids = [...pre];
+    for (let i = 0; i < n; i++) {
+      ids.push(st.ids[i]);
+    }
+    ids.push(...post);
     if (!options.details) {
       return { ids, truncated, offsets: [], codePointOffsets: [], wordIds: [] };
     }
-    const specials = (k: number): Array<[number, number]> => Array.from({ length: k }, () => [0, 0]);
-    const span = (a: number[], b: number[]): Array<[number, number]> => a.slice(0, n).map((s, i) => [s, b[i]]);
-    const none = (k: number): null[] => new Array<null>(k).fill(null);
+    const wordIds: Array<number | null> = [];
+    for (let i = 0; i < ids.length; i++) {
+      wordIds.push(i >= pre.length && i < pre.length + n ? st.words[i - pre.length] : null);
+    }
     return {
       ids,
       truncated,
-      offsets: [...specials(pre.length), ...span(sink.unitStart, sink.unitEnd), ...specials(post.length)],
-      codePointOffsets: [...specials(pre.length), ...span(sink.cpStart, sink.cpEnd), ...specials(post.length)],
-      wordIds: [...none(pre.length), ...sink.words.slice(0, n), ...none(post.length)],
+      offsets: spans(pre.length, st.unitStart, st.unitEnd, n, post.length),
+      codePointOffsets: spans(pre.length, st.cpStart, st.cpEnd, n, post.length),
+      wordIds,
     };
   };
 }
