@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,27 @@ beforeAll(async () => {
   }
   repos.conformance = await findTokenClassFiles(CONFORMANCE_MODEL);
   repos['conformance-vocab-txt'] = { ...repos.conformance, tokenizerJson: undefined };
+  // Variants of the conformance tokenizer.json the real models have too: stripping added tokens,
+  // BertProcessing, no post-processor, other normaliser switches, a short word limit.
+  const base = JSON.parse(await readFile(repos.conformance.tokenizerJson ?? '', 'utf8')) as Record<string, unknown>;
+  const added = base.added_tokens as Array<Record<string, unknown>>;
+  const normalizer = base.normalizer as Record<string, unknown>;
+  const model = base.model as Record<string, unknown>;
+  const variants: Record<string, Record<string, unknown>> = {
+    strip: {
+      added_tokens: added.map((t) => (t.content === '[SEP]' ? { ...t, lstrip: true, rstrip: true } : t.content === '[MASK]' ? { ...t, lstrip: true } : t)),
+    },
+    'bert-processing': { post_processor: { type: 'BertProcessing', sep: ['[SEP]', 102], cls: ['[CLS]', 101] }, model: { ...model, max_input_chars_per_word: 10 } },
+    'no-post-processor': {
+      post_processor: null,
+      normalizer: { ...normalizer, clean_text: false, handle_chinese_chars: false, strip_accents: true, lowercase: false },
+    },
+  };
+  for (const [name, change] of Object.entries(variants)) {
+    const path = join(root, `${name}.json`);
+    await writeFile(path, JSON.stringify({ ...base, ...change }));
+    repos[name] = { ...repos.conformance, tokenizerJson: path, tokenizerConfig: undefined };
+  }
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -97,6 +118,10 @@ const CASES: Array<[string, TextTokenizerOptions]> = [
   ['conformance', { disableLowerCase: true, maxLength: 12 }],
   ['conformance-vocab-txt', {}],
   ['conformance-vocab-txt', { disableLowerCase: true, addSpecialTokens: false }],
+  ['strip', {}],
+  ['strip', { disableLowerCase: true, maxLength: 20 }],
+  ['bert-processing', {}],
+  ['no-post-processor', { maxLength: 30 }],
   ['fixture-uncased', { maxLength: 16 }],
   ['fixture-cased', {}],
   ['fixture-cased', { disableLowerCase: false, addSpecialTokens: false }],
@@ -109,13 +134,13 @@ describe('createBertWordPiece (through loadTextTokenizer)', () => {
     const expected = await native.encode(TEXTS, true);
     const got = await ours.encode(TEXTS, true);
     const plain = ours.encodeSync?.(TEXTS, false);
-    // `truncated` is checked against the untruncated length: without special tokens the native
-    // Encoding often drops its overflowing parts (so reports "not cut" for a cut text).
+    // `truncated` is checked against the untruncated length: when no special tokens are added the
+    // native Encoding often loses its overflowing parts (so reports "not cut" for a cut text).
     const [full] = await pair(repo, { ...options, maxLength: undefined });
     const lengths = (await full.encode(TEXTS, false)).map((e) => e.ids.length);
     for (let i = 0; i < TEXTS.length; i++) {
       const truth = { ...expected[i], truncated: lengths[i] > ours.maxLength };
-      if (options.addSpecialTokens !== false) {
+      if (options.addSpecialTokens !== false && repo !== 'no-post-processor') {
         expect(expected[i].truncated).toBe(truth.truncated);
       }
       expect({ text: TEXTS[i], ...got[i] }).toEqual({ text: TEXTS[i], ...truth });
@@ -128,7 +153,6 @@ describe('createBertWordPiece (through loadTextTokenizer)', () => {
   it('uses the native tokenizers where the pipeline is not exactly BERT (a Lowercase step added to a Sequence)', async () => {
     const files = repos['fixture-cased'];
     const json = join(root, 'seq.json');
-    const { readFile, writeFile } = await import('node:fs/promises');
     const parsed = JSON.parse(await readFile(files.tokenizerJson ?? '', 'utf8')) as Record<string, unknown>;
     parsed.normalizer = { type: 'Sequence', normalizers: [{ type: 'NFC' }, parsed.normalizer] };
     await writeFile(json, JSON.stringify(parsed));
