@@ -46,4 +46,7 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+main().catch((e: unknown) => {
+  process.stderr.write(`${String(e)}\n`);
+  process.exitCode = 1;
+});

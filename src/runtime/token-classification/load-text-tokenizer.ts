@@ -34,7 +34,10 @@ export interface TextTokenizerOptions {
 export interface EncodedText {
   /** Token ids, `[CLS]` … `[SEP]`. */
   ids: number[];
-  /** True when the text had more tokens than `maxLength` and was cut. */
+  /**
+   * True when the text had more tokens than `maxLength` and was cut. (The `tokenizers` engine misses
+   * some cuts when no special tokens are added: its Encoding loses the overflowing parts.)
+   */
   truncated: boolean;
   /** `[start, end)` per token (only with `details`). */
   offsets: Array<[number, number]>;
