@@ -63,8 +63,16 @@ describe('loadTextTokenizer lower-casing (via loadTokenClassifier)', () => {
 
   it('follows tokenizer_config do_lower_case when the option is unset', async () => {
     const c = await open(cased, { modelName: 'm' });
-    expect(c.info).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer_config' });
+    expect(c.info).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer_config', tokenizerEngine: 'wordpiece' });
     expect((await c.predictTokenIds(['Paris'])).classIds).toEqual([[0, B_LOC, 0]]);
+  });
+
+  it('keeps the native tokenizers with tokenizerEngine: tokenizers, with the same answers', async () => {
+    const native = await open(cased, { modelName: 'n', tokenizerEngine: 'tokenizers' });
+    const ours = await open(casedVocabOnly, { modelName: 'o' });
+    expect([native.info.tokenizerEngine, ours.info.tokenizerEngine]).toEqual(['tokenizers', 'wordpiece']);
+    const texts = ['Paris [SEP] Berlin', 'Ünïcödé 東京 😀 paris'];
+    expect(await ours.classify(texts, { aggregation: 'none', ignoreLabels: [] })).toEqual(await native.classify(texts, { aggregation: 'none', ignoreLabels: [] }));
   });
 
   it('builds a WordPiece tokenizer from vocab.txt that agrees with tokenizer.json', async () => {

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import tokenizers from 'tokenizers';
 import type { Encoding, Tokenizer } from 'tokenizers';
 import { InferkitError } from '../../errors.js';
+import { createBertWordPiece, type BertWordPieceEncoder } from './bert-wordpiece.js';
+import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './bert-wordpiece-spec.js';
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 
@@ -9,6 +11,12 @@ import { codePointToUtf16Offsets } from './utf16-offsets.js';
 export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'default';
 /** Where the effective maximum length came from. */
 export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'default';
+/**
+ * Which tokenizer runs: `wordpiece`, inferkit's synchronous BERT WordPiece (same output as
+ * `tokenizers` for exactly BERT's pipeline, without the thread-pool hop), or `tokenizers`, the
+ * native Hugging Face package (any other `tokenizer.json`).
+ */
+export type TokenizerEngine = 'wordpiece' | 'tokenizers';
 
 /** Options of {@link loadTextTokenizer}. */
 export interface TextTokenizerOptions {
@@ -18,13 +26,18 @@ export interface TextTokenizerOptions {
   maxLength?: number;
   /** `false` adds no `[CLS]`/`[SEP]` (`--disable_special_tokens`); an empty text then has no tokens. @default true */
   addSpecialTokens?: boolean;
+  /** `tokenizers` always uses the native package; `auto` takes `wordpiece` where the pipeline is exactly BERT's. @default 'auto' */
+  tokenizerEngine?: 'auto' | 'tokenizers';
 }
 
 /** One tokenized text. Offsets are UTF-16 indices into the original text; special tokens have `[0, 0]`. */
 export interface EncodedText {
   /** Token ids, `[CLS]` … `[SEP]`. */
   ids: number[];
-  /** True when the text had more tokens than `maxLength` and was cut. */
+  /**
+   * True when the text had more tokens than `maxLength` and was cut. (The `tokenizers` engine misses
+   * some cuts when no special tokens are added: its Encoding loses the overflowing parts.)
+   */
   truncated: boolean;
   /** `[start, end)` per token (only with `details`). */
   offsets: Array<[number, number]>;
@@ -42,8 +55,12 @@ export interface TextTokenizer {
   /** Maximum tokens per text, and why. */
   readonly maxLength: number;
   readonly maxLengthSource: MaxLengthSource;
+  /** Which tokenizer runs (see {@link TokenizerEngine}). */
+  readonly engine: TokenizerEngine;
   /** Tokenizes `texts` (truncating at `maxLength`); `details` adds offsets and word ids. */
   encode(texts: readonly string[], details: boolean): Promise<EncodedText[]>;
+  /** The same, synchronously; undefined for the `tokenizers` engine (its batches run on the libuv pool). */
+  readonly encodeSync?: (texts: readonly string[], details: boolean) => EncodedText[];
 }
 
 // Hugging Face writes this huge number when a tokenizer has no real limit.
@@ -79,6 +96,8 @@ export async function loadTextTokenizer(
   } else {
     lowercaseSource = files.tokenizerJson ? 'tokenizer.json' : 'default';
   }
+  const native = options.tokenizerEngine === 'tokenizers';
+  const addSpecialTokens = options.addSpecialTokens ?? true;
   let tokenizer: Tokenizer;
   if (files.tokenizerJson) {
     const json = await readTokenizerJson(files.tokenizerJson);
@@ -88,10 +107,19 @@ export async function loadTextTokenizer(
     } else {
       json.normalizer = withLowercase(normalizer, lowercase);
     }
+    const spec = native ? undefined : bertSpecFromTokenizerJson(json);
+    if (typeof spec === 'object') {
+      return withEncoder(createBertWordPiece(spec), { lowercase, lowercaseSource, maxLength, maxLengthSource, addSpecialTokens });
+    }
     tokenizer = fromJson(json, files.tokenizerJson);
   } else {
     lowercase ??= true;
-    tokenizer = await fromVocab(files.vocabTxt ?? '', tokConfig, lowercase);
+    const vocabPath = files.vocabTxt ?? '';
+    const spec = native ? undefined : bertSpecFromVocab(await readVocabText(vocabPath), tokConfig, lowercase);
+    if (typeof spec === 'object') {
+      return withEncoder(createBertWordPiece(spec), { lowercase, lowercaseSource, maxLength, maxLengthSource, addSpecialTokens });
+    }
+    tokenizer = await fromVocab(vocabPath, tokConfig, lowercase);
   }
   tokenizer.disablePadding();
   tokenizer.setTruncation(maxLength);
@@ -100,11 +128,40 @@ export async function loadTextTokenizer(
     lowercaseSource,
     maxLength,
     maxLengthSource,
+    engine: 'tokenizers',
     encode: async (texts, details) => {
-      const encodings = await tokenizer.encodeBatch([...texts], { addSpecialTokens: options.addSpecialTokens ?? true });
+      const encodings = await tokenizer.encodeBatch([...texts], { addSpecialTokens });
       return encodings.map((e, i) => toEncoded(texts[i], e, details));
     },
   };
+}
+
+type TokenizerSettings = Pick<TextTokenizer, 'lowercase' | 'lowercaseSource' | 'maxLength' | 'maxLengthSource'> & { addSpecialTokens: boolean };
+
+function withEncoder(encoder: BertWordPieceEncoder, settings: TokenizerSettings): TextTokenizer {
+  const { addSpecialTokens, ...rest } = settings;
+  const encodeSync = (texts: readonly string[], details: boolean): EncodedText[] =>
+    texts.map((text) => encoder(text, { maxLength: settings.maxLength, addSpecialTokens, details }));
+  return {
+    ...rest,
+    engine: 'wordpiece',
+    encodeSync,
+    encode: (texts, details) => {
+      try {
+        return Promise.resolve(encodeSync(texts, details));
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+    },
+  };
+}
+
+async function readVocabText(path: string): Promise<Map<string, number>> {
+  try {
+    return await readVocabTxt(path);
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `Could not read the vocabulary ${path}: ${(cause as Error).message}`, { cause });
+  }
 }
 
 function resolveMaxLength(

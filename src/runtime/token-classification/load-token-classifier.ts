@@ -53,6 +53,8 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
    * second output `offset_mapping` (INT64 `[N, T, 2]`), V1 a top-level `outputs` list with it. @default false
    */
   returnOffsetsMapping?: boolean;
+  /** `tokenizers` keeps the native Hugging Face tokenizer even where inferkit's synchronous BERT WordPiece would do. @default 'auto' */
+  tokenizerEngine?: 'auto' | 'tokenizers';
 }
 
 /** A local folder, a hub id (`org/name[@rev]`, `hf://org/name`), or a `resolveModel` result. */
@@ -99,6 +101,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
         labels,
         lowercase: tokenizer.lowercase,
         lowercaseSource: tokenizer.lowercaseSource,
+        tokenizerEngine: tokenizer.engine,
         maxLength: tokenizer.maxLength,
         maxLengthSource: tokenizer.maxLengthSource,
         inputNames: [...session.inputNames],

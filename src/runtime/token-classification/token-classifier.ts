@@ -5,7 +5,7 @@ import { InferkitError } from '../../errors.js';
 import type { OrtSession } from '../ort.js';
 import { groupEntities, type AggregationStrategy, type Entity } from './group-entities.js';
 import { offsetMappingTensor, textsFromV2Request, toV1Response, toV1ScoresResponse, toV2Response, tokenClassMetadata, type V1OutputKind } from './kserve-outputs.js';
-import type { EncodedText, LowerCaseSource, MaxLengthSource, TextTokenizer } from './load-text-tokenizer.js';
+import type { EncodedText, LowerCaseSource, MaxLengthSource, TextTokenizer, TokenizerEngine } from './load-text-tokenizer.js';
 import { argmaxPerToken, runTokenLogits, softmaxPerToken, type BatchPlan } from './run-token-logits.js';
 
 /** Class ids per token for each text, and which texts were cut at `maxLength`. */
@@ -70,6 +70,8 @@ export interface TokenClassifierInfo {
   labels: readonly string[];
   lowercase: boolean;
   lowercaseSource: LowerCaseSource;
+  /** Which tokenizer runs: inferkit's synchronous BERT `wordpiece`, or the native `tokenizers`. */
+  tokenizerEngine: TokenizerEngine;
   maxLength: number;
   maxLengthSource: MaxLengthSource;
   /** Graph inputs, e.g. `input_ids`, `attention_mask`, `token_type_ids`. */
@@ -238,7 +240,8 @@ export class TokenClassifier implements Predictor {
     if (options.signal?.aborted) {
       throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
     }
-    const encoded = await this.#tokenizer.encode(texts, details);
+    // The synchronous tokenizer skips a promise hop; the native one runs on the libuv pool.
+    const encoded = this.#tokenizer.encodeSync?.(texts, details) ?? (await this.#tokenizer.encode(texts, details));
     // Without special tokens an empty text has no tokens: its answer is empty, the model never sees it.
     const live = encoded.flatMap((e, i) => (e.ids.length > 0 ? [i] : []));
     const onChunk = onLogits && ((chunk: readonly number[], logits: readonly Float32Array[]) => onLogits(chunk.map((k) => live[k]), logits));
