@@ -45,6 +45,11 @@ export interface ForecastModel {
    * Absent = `median`.
    */
   readonly rollout?: ForecastRollout;
+  /**
+   * Calls that could start at once right now (idle session replicas, for Chronos-Bolt); absent when
+   * the model cannot tell. A server starts a second merged call beside a running one only while this is above 0.
+   */
+  readonly spareRuns?: number;
   /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */
