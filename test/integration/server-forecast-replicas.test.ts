@@ -103,6 +103,49 @@ describe('serve: Chronos-Bolt on session replicas', () => {
     expect(runs).toEqual([4, 4]);
   });
 
+  it('a second merged call starts beside a running one only while the model has a spare run (spareRuns)', async () => {
+    const calls: number[] = [];
+    let spare = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loaders: ModelLoaders = {
+      time_series_forecast: async ({ config }) => {
+        const model = await loadChronosBolt(ruleDir, { name: config.modelName });
+        // The real model, its first call held until the test releases it, and its spare runs set by the test.
+        const gated: ForecastModel = {
+          name: model.name,
+          nativeHorizon: model.nativeHorizon,
+          quantiles: model.quantiles,
+          get spareRuns() {
+            return spare;
+          },
+          predict: async (batch, horizon, opts) => {
+            calls.push(batch.length);
+            if (calls.length === 1) {
+              await gate;
+            }
+            return model.predict(batch, horizon, opts);
+          },
+          dispose: () => model.dispose(),
+        };
+        return servedForecastModel(gated);
+      },
+    };
+    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2 } });
+    const post = (n: number) => http(server.url, '/v1/timeseries/forecast', { body: body('rule', n, 8) });
+    const first = post(1);
+    await until(() => calls.length === 1);
+    const second = post(2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toEqual([1]); // no spare run: the second request waits
+    spare = 1;
+    const third = post(3); // arrives while a run is spare: the waiting requests start beside the running call
+    await until(() => calls.length === 2);
+    expect(calls).toEqual([1, 5]);
+    release();
+    expect((await Promise.all([first, second, third])).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
   it('annotation serving.inferkit.dev/replicas sets one service\'s replicas; a bad value fails that service, naming the annotation', async () => {
     const manifests = [bolt('auto', ruleDir), bolt('one', ruleDir, { [REPLICAS_ANNOTATION]: '1' }), bolt('bad', ruleDir, { [REPLICAS_ANNOTATION]: 'two' })];
     const server = await start(manifests, { loaders: defaultLoaders(), inference: { threads: 4 } });
@@ -117,3 +160,13 @@ describe('serve: Chronos-Bolt on session replicas', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+/** Waits (bounded) until `done()` holds. */
+async function until(done: () => boolean, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !done(); ) {
+    if (Date.now() > end) {
+      throw new Error('timed out waiting');
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
