@@ -58,6 +58,22 @@ describe('Chronos-Bolt on session replicas', () => {
     expect(runs).toEqual([3, 3, 2, 2]);
   });
 
+  it('hands each run\'s series over as it ends (onChunk), the same rows the call returns', async () => {
+    await using pooled = asyncDisposable(await loadChronosBolt(ruleDir, { session: { worker: true, replicas: 2 } }));
+    const seen = new Map<number, number[]>();
+    const chunks: number[][] = [];
+    const out = await pooled.model.predict(series(7), 2, {
+      onChunk: (indices, f) => {
+        chunks.push([...indices]);
+        indices.forEach((bi, k) => seen.set(bi, Array.from(f.values[k])));
+        expect(f.levels).toEqual([0.1, 0.5, 0.9]);
+      },
+    });
+    expect(chunks.map((c) => c.length)).toEqual([4, 3]);
+    expect([...seen.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    out.values.forEach((v, i) => expect(seen.get(i)).toEqual(Array.from(v)));
+  });
+
   it('an abort stops between runs: the runs handed over finish, nothing is left queued', async () => {
     const controller = new AbortController();
     const runs: number[] = [];

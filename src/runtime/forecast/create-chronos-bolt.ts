@@ -107,6 +107,7 @@ export async function createChronosBolt(
           }
           values[bi] = v;
         });
+        opts.onChunk?.(chunk.indices, { levels, values: chunk.indices.map((bi) => values[bi]) });
       });
       return { levels, values };
     },

@@ -7,6 +7,12 @@ export interface PredictOptions {
   frequencies?: readonly Frequency[];
   /** Cancels the call between chunks. */
   signal?: AbortSignal;
+  /**
+   * Called as each run's series are ready, before the call ends (`indices` into the batch; `values[k]`
+   * and `mean[k]` are series `indices[k]`'s): a server answers those requests early. Models that run a
+   * batch at once may never call it; the call's result is complete either way.
+   */
+  onChunk?: (indices: readonly number[], forecast: ModelForecast) => void;
 }
 
 /**
