@@ -7,7 +7,7 @@
  * included), `/v2/health/live` p99 during the saturating load, and concurrency-1 p50 against one raw
  * batch-1 run; and the forecast route (Chronos-Bolt-shaped graph, Theta) against its own limit. The load average is recorded before and after each table; tables started on a loaded
  * machine are marked busy.
- * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N]`.
+ * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only]`.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,8 @@ export interface ServerLimitBenchOptions extends BenchOptions {
   layers?: number;
   /** Time per server cell and per raw batch size, ms. @default 3000 (quick 800) */
   cellMs?: number;
+  /** Only the forecast route's table (`--forecast-only`). @default false */
+  forecastOnly?: boolean;
 }
 
 const WORDS = [6, 14, 9, 20, 11, 8, 16, 12];
@@ -65,6 +67,10 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
   const cellMs = options.cellMs ?? (options.quick ? 800 : 3000);
   const budget = availableCpus();
   const cpus = options.threads ?? budget.cpus;
+  const forecast = () => forecastLimitTable({ shape: options.quick ? BOLT_TINY : BOLT_SMALL, threads: cpus, cellMs, cpus: budget.affinity, log });
+  if (options.forecastOnly === true) {
+    return { tables: [await forecast()] };
+  }
   const dir = await cachedBertRepo(shape);
   await ensureQuantizedBert(dir, shape);
   const contenders = await openTextContenders(dir, { threads: 1, peer: false });
@@ -181,7 +187,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
   } finally {
     await contenders.dispose();
   }
-  tables.push(await forecastLimitTable({ shape: options.quick ? BOLT_TINY : BOLT_SMALL, threads: cpus, cellMs, cpus: budget.affinity, log }));
+  tables.push(await forecast());
   return { tables };
 }
 
@@ -191,7 +197,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const i = argv.indexOf(flag);
     return i >= 0 ? Number(argv[i + 1]) : undefined;
   };
-  runServerLimitBench({ quick: argv.includes('--quick'), layers: num('--layers'), cellMs: num('--cell-ms'), threads: num('--threads'), log: (l) => process.stderr.write(`${l}\n`) })
+  runServerLimitBench({ quick: argv.includes('--quick'), layers: num('--layers'), cellMs: num('--cell-ms'), threads: num('--threads'), forecastOnly: argv.includes('--forecast-only'), log: (l) => process.stderr.write(`${l}\n`) })
     .then((r) => process.stdout.write(`${r.tables.map(renderTable).join('\n\n')}\n`))
     .catch((e: unknown) => {
       process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { InferenceService } from '../../src/contract/inference-service.js';
 import { planContextChunks } from '../../src/runtime/forecast/context-batch.js';
 import { theta } from '../../src/runtime/forecast/theta.js';
-import { createLocalSession, float32Tensor } from '../../src/runtime/ort.js';
+import { createLocalSession, createSession, float32Tensor } from '../../src/runtime/ort.js';
 import { defaultLoaders } from '../../src/server/default-loaders.js';
 import { serve } from '../../src/server/serve.js';
 import { benchForecastRequest, benchSeries } from './bench-series.js';
@@ -37,63 +37,125 @@ function manifest(modelId: string): InferenceService {
   };
 }
 
+/** Series in the load's mix for the limit: cut into batches of each size, all handed over at once. */
+const MIX = 32;
+
+/** Raw limit of one configuration at one batch size. */
+interface LimitPoint {
+  batch: number;
+  config: string;
+  rate: number;
+  /** Median ms of one run of `batch` series. */
+  ms: number;
+  cpuUs: number;
+}
+
+/** `inferkit_batch_size` sum and count of model `fc` from `/metrics` (merged forecast calls). */
+async function batchSizes(port: number): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}\\{model="fc"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count') };
+}
+
+/**
+ * The raw limit of the Chronos-Bolt-shaped graph: the load's mix of 32 series, cut into the context
+ * chunks inferkit builds (batches of 1, 8, 16 or 32 series), on one session with every thread
+ * (spinning off, as the server) and on one 1-thread session per thread in worker threads taking the
+ * chunks side by side (what the server's replicas run). All chunks are handed over at once.
+ */
+async function boltLimit(o: ForecastLimitOptions, file: string): Promise<LimitPoint[]> {
+  const configs = [
+    { config: 'spin off', open: () => createLocalSession(file, { intraOpThreads: o.threads }) },
+    ...(o.threads > 1 ? [{ config: `${o.threads}×1 replicas`, open: () => createSession(file, { worker: true, replicas: o.threads, intraOpThreads: 1 }) }] : []),
+  ];
+  const series = benchSeries(MIX, LENGTH, 5).map((x) => Float32Array.from(x));
+  const points: LimitPoint[] = [];
+  for (const { config, open } of configs) {
+    const session = await open();
+    for (const batch of [1, 8, 16, 32]) {
+      const chunks = planContextChunks(series, { contextLength: o.shape.contextLength, patchSize: o.shape.patchSize, batchSize: batch });
+      // Worker sessions take the buffers they are given: each run gets a copy.
+      const run = () => Promise.all(chunks.map((c) => session.run({ context: float32Tensor(c.data.slice(), [c.indices.length, c.time]) })));
+      const cpu0 = process.cpuUsage();
+      const m = await measure(run, { warmup: 2, runs: 500, budgetMs: o.cellMs, minRuns: 3 });
+      const cpu = process.cpuUsage(cpu0);
+      points.push({ batch, config, rate: (MIX * 1000) / m.median, ms: (m.median * batch) / MIX, cpuUs: (cpu.user + cpu.system) / ((m.samples.length + 2) * MIX) });
+      o.log(`  forecast raw batch ${batch} ${config}: ${formatNumber((MIX * 1000) / m.median)} series/s`);
+    }
+    await session.release();
+  }
+  return points;
+}
+
+/** Theta's limit: its own predict on ready Float32Arrays, in-process on one thread. */
+async function thetaLimit(o: ForecastLimitOptions): Promise<LimitPoint[]> {
+  const baseline = theta({ name: 'fc' });
+  const points: LimitPoint[] = [];
+  for (const batch of [1, 8, 32]) {
+    const series = benchSeries(batch, LENGTH, 5).map((x) => Float32Array.from(x));
+    const cpu0 = process.cpuUsage();
+    const m = await measure(() => baseline.predict(series, HORIZON), { warmup: 2, runs: 500, budgetMs: o.cellMs, minRuns: 3 });
+    const cpu = process.cpuUsage(cpu0);
+    points.push({ batch, config: 'predict', rate: (batch * 1000) / m.median, ms: m.median, cpuUs: (cpu.user + cpu.system) / ((m.samples.length + 2) * batch) });
+  }
+  return points;
+}
+
 /**
  * The forecast route against its in-process limit, one single-series request per call: the
- * Chronos-Bolt-shaped graph (limit: raw ORT on the context chunks inferkit builds, best of 1/8/32
- * series) and the Theta baseline (limit: its own `predict` on ready Float32Arrays).
+ * Chronos-Bolt-shaped graph (limit: raw ORT on the context chunks inferkit builds, best of batch size
+ * and of one all-threads session or 1-thread replicas side by side), served on replicas and with
+ * `--replicas 1`, and the Theta baseline (limit: its own `predict` on ready Float32Arrays).
  */
 export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table> {
   const loadBefore = loadavg()[0];
   const dir = await cachedBoltRepo(o.shape);
   const rows: string[][] = [];
-  for (const kind of ['bolt', 'theta'] as const) {
-    const limit: Array<{ batch: number; rate: number; ms: number; cpuUs: number }> = [];
-    const session = kind === 'bolt' ? await createLocalSession(join(dir, 'onnx', 'model.onnx'), { intraOpThreads: o.threads }) : undefined;
-    const baseline = theta({ name: 'fc' });
-    for (const batch of [1, 8, 32]) {
-      const series = benchSeries(batch, LENGTH, 5).map((s) => Float32Array.from(s));
-      const chunks = planContextChunks(series, { contextLength: o.shape.contextLength, patchSize: o.shape.patchSize, batchSize: 64 });
-      const run = session
-        ? async () => {
-            for (const c of chunks) {
-              await session.run({ context: float32Tensor(c.data, [c.indices.length, c.time]) });
-            }
-          }
-        : () => baseline.predict(series, HORIZON);
-      const cpu0 = process.cpuUsage();
-      const m = await measure(run, { warmup: 2, runs: 500, budgetMs: o.cellMs, minRuns: 3 });
-      const cpu = process.cpuUsage(cpu0);
-      limit.push({ batch, rate: (batch * 1000) / m.median, ms: m.median, cpuUs: (cpu.user + cpu.system) / ((m.samples.length + 2) * batch) });
-    }
-    await session?.release();
+  const limits = { bolt: await boltLimit(o, join(dir, 'onnx', 'model.onnx')), theta: await thetaLimit(o) };
+  const servers = [
+    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped', replicas: undefined },
+    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped, --replicas 1', replicas: 1 },
+    { kind: 'theta' as const, label: 'Theta', replicas: undefined },
+  ];
+  for (const { kind, label, replicas } of servers) {
+    const limit = limits[kind];
     const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
     const leanest = limit.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
-    const b1 = limit[0];
-    const server = await serve([manifest(kind === 'bolt' ? dir : 'theta')], { port: 0, loaders: defaultLoaders(), inference: { threads: o.threads } });
+    const server = await serve([manifest(kind === 'bolt' ? dir : 'theta')], { port: 0, loaders: defaultLoaders(), inference: { threads: o.threads, ...(replicas !== undefined ? { replicas } : {}) } });
     try {
       const [state] = await server.loaded();
       if (!state.ready) {
         throw new Error(`${kind} did not load: ${state.reason ?? ''}`);
       }
-      const bodies = benchSeries(16, LENGTH, 9).map((s) => JSON.stringify(benchForecastRequest('fc', [s], HORIZON)));
+      const plan = server.inference.models[0];
+      const split = plan?.replicaThreads ?? [o.threads];
+      const shape = kind === 'theta' ? `${o.threads} workers` : split.length > 1 ? `${split.length} replicas × ${split[0]}${plan?.latencyThreads !== undefined ? ` + latency session × ${plan.latencyThreads}` : ''}` : `1 session × ${split[0]}`;
+      const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
       const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
       const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+      const calls0 = await batchSizes(server.port);
       const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
+      const calls1 = await batchSizes(server.port);
+      const perCall = (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count);
       const rate = many.requests / many.seconds;
       const p50 = median(one.latenciesMs);
       const serverCpuUs = (many.serverCores * many.seconds * 1e6) / many.requests;
-      o.log(`  forecast ${kind}: limit ${formatNumber(best.rate)} series/s, server c=32 ${formatNumber(rate)} on ${formatNumber(many.serverCores)} cores, c=1 p50 ${formatNumber(p50)} ms`);
+      const b1 = (config: string) => limit.find((l) => l.batch === 1 && l.config === config)?.ms;
+      const b1All = kind === 'theta' ? b1('predict') : b1('spin off');
+      const b1Replica = kind === 'bolt' && split.length > 1 ? b1(`${o.threads}×1 replicas`) : undefined;
+      o.log(`  forecast ${label}: limit ${formatNumber(best.rate)} series/s, server c=32 ${formatNumber(rate)} on ${formatNumber(many.serverCores)} cores (${formatNumber(perCall)} series per merged call), c=1 p50 ${formatNumber(p50)} ms`);
       rows.push([
-        kind === 'bolt' ? 'Chronos-Bolt-shaped' : 'Theta',
-        `${formatNumber(best.rate)} (b${best.batch})`,
+        `${label} (${shape})`,
+        `${formatNumber(best.rate)} (b${best.batch}${kind === 'bolt' ? `, ${best.config}` : ''})`,
         formatNumber(rate),
         formatRatio(rate, best.rate),
+        formatNumber(perCall),
         formatNumber(many.serverCores),
         formatNumber(serverCpuUs),
-        `${formatNumber(leanest.cpuUs)} (b${leanest.batch})`,
+        `${formatNumber(leanest.cpuUs)} (b${leanest.batch}${kind === 'bolt' ? `, ${leanest.config}` : ''})`,
         formatNumber(p99(many.liveMs)),
         formatNumber(p50),
-        formatNumber(b1.ms),
+        `${b1All === undefined ? '–' : formatNumber(b1All)} / ${b1Replica === undefined ? '–' : formatNumber(b1Replica)}`,
       ]);
     } finally {
       await server.close();
@@ -102,14 +164,15 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
   const loadAfter = loadavg()[0];
   const busy = loadBefore > 0.5 * o.cpus;
   const s = o.shape;
+  const raw = (config: string) => limits.bolt.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
   return {
     title: `Forecast route vs the in-process limit, one ${LENGTH}-point series per request, horizon ${HORIZON}, ${o.threads} threads${busy ? ' — BUSY MACHINE' : ''}`,
-    headers: ['model', 'limit series/s (best batch)', 'server c=32 series/s', 'server / limit', 'server cores (c=32)', 'server CPU µs/series', 'limit CPU µs/series (leanest)', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'limit batch-1 ms'],
+    headers: ['model (sessions × threads)', 'limit series/s (best batch, config)', 'server c=32 series/s', 'server / limit', 'series per merged call (c=32)', 'server cores (c=32)', 'server CPU µs/series', 'limit CPU µs/series (leanest)', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'limit batch-1 ms (all threads / 1 replica)'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${o.cpus} CPUs${busy ? ': busy machine, numbers noisy' : ''}.`,
-      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (session in a worker thread, spinning off); limit = raw ORT on the same context chunks, spinning off. Theta: the limit is its own predict in-process on one thread (no ONNX); the server runs it in worker threads (its share of the threads), series cut into chunks of at most 16.`,
-      `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged), load generator in a child process, ${o.cellMs} ms per cell.`,
+      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (by default one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; --replicas 1: one session with all threads; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once: one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX); the server runs it in worker threads (its share of the threads), series cut into chunks of at most 16.`,
+      `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell), load generator in a child process, ${o.cellMs} ms per cell.`,
     ],
   };
 }

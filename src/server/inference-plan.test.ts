@@ -4,7 +4,7 @@ import { validateManifest } from '../manifest/validate-manifest.js';
 import { fromYaml } from '../manifest/manifest-yaml.js';
 import { runtimeConfig } from '../manifest/runtime-config.js';
 import type { CpuBudget } from '../runtime/cpu-budget.js';
-import { onnxVariant, planInference, type PlannedService } from './inference-plan.js';
+import { onnxVariant, planInference, REPLICAS_ANNOTATION, serviceReplicas, type PlannedService } from './inference-plan.js';
 import { inferTask } from './model-task.js';
 
 const BUDGET: CpuBudget = { cpus: 8, source: 'affinity', affinity: 8 };
@@ -63,11 +63,8 @@ describe('planInference', () => {
     expect(split(8, 3)).toEqual([3, 3, 2]);
     // Never more replicas than threads.
     expect(split(2, 5)).toEqual([1, 1]);
-    // Sessions in the main thread and forecasting models keep one session.
+    // Sessions in the main thread keep one session.
     expect(planInference([service('ner')], { workerThreads: false }, BUDGET).models[0]?.replicaThreads).toBeUndefined();
-    const bolt = planInference([service('bolt', { args: ['--model_id=amazon/chronos-bolt-tiny', '--task=time_series_forecast'] })], {}, BUDGET);
-    expect(bolt.models[0]).toMatchObject({ threads: 8 });
-    expect(bolt.models[0]?.replicaThreads).toBeUndefined();
     expect(() => planInference([service('a')], { replicas: 0 }, BUDGET)).toThrow(/replicas must be a positive integer/);
     // The latency session: only beside replicas with fewer threads than the share, and not when turned off.
     const latency = (threads: number, o: { replicas?: number; latencySession?: boolean } = {}) => planInference([service('ner')], { threads, ...o }, BUDGET).models[0]?.latencyThreads;
@@ -139,5 +136,46 @@ describe('onnxVariant', () => {
     const config = runtimeConfig(isvc);
     const plan = planInference([{ isvc, config, task: inferTask(config) }], {}, BUDGET);
     expect(plan.models[0]).toEqual({ threads: 1, worker: true, spinning: false, cpuLimit: 0.5, onnxVariant: 'quantized', replicaThreads: [1] });
+  });
+});
+
+describe('session replicas of Chronos-Bolt and per service (annotation serving.inferkit.dev/replicas)', () => {
+  const BOLT = ['--model_id=amazon/chronos-bolt-tiny', '--task=time_series_forecast'];
+  const bolt = (annotations?: Record<string, string>) => service('bolt', { args: BOLT, ...(annotations ? { annotations } : {}) });
+
+  it('Chronos-Bolt services in worker threads get replicas and a latency session as token classification does; baselines do not', () => {
+    expect(planInference([bolt()], { threads: 2 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, replicaThreads: [1, 1], latencyThreads: 2 });
+    expect(planInference([bolt()], { threads: 8 }, BUDGET).models[0]?.replicaThreads).toEqual([2, 2, 2, 2]);
+    expect(planInference([bolt()], { threads: 2, replicas: 1 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, replicaThreads: [2] });
+    expect(planInference([bolt()], { threads: 2, latencySession: false }, BUDGET).models[0]?.latencyThreads).toBeUndefined();
+    expect(planInference([bolt()], { threads: 2, workerThreads: false }, BUDGET).models[0]?.replicaThreads).toBeUndefined();
+    for (const id of ['theta', 'auto-ets', 'MSTL', 'baseline/ets']) {
+      const plan = planInference([service('b', { args: [`--model_id=${id}`, '--task=time_series_forecast'] })], { threads: 2 }, BUDGET);
+      expect(plan.models[0]).toEqual({ threads: 2, worker: true, spinning: false });
+    }
+  });
+
+  it('the annotation overrides the server-wide replicas for its service alone (at most one per thread)', () => {
+    const plan = planInference([bolt({ [REPLICAS_ANNOTATION]: '1' }), service('ner', { annotations: { [REPLICAS_ANNOTATION]: ' 3 ' } }), bolt()], { threads: 12, replicas: 2 }, BUDGET);
+    expect(plan.models.map((m) => m?.replicaThreads)).toEqual([[4], [2, 1, 1], [2, 2]]);
+    expect(planInference([bolt({ [REPLICAS_ANNOTATION]: '9' })], { threads: 2 }, BUDGET).models[0]?.replicaThreads).toEqual([1, 1]);
+    expect(serviceReplicas(bolt().isvc)).toBeUndefined();
+    expect(serviceReplicas(bolt({ [REPLICAS_ANNOTATION]: '2' }).isvc)).toBe(2);
+  });
+
+  it('refuses anything but a positive integer, naming the annotation (the plan leaves the service to fail at load)', () => {
+    for (const bad of ['0', '-1', '1.5', 'two', '', '2x']) {
+      const p = bolt({ [REPLICAS_ANNOTATION]: bad });
+      expect(() => serviceReplicas(p.isvc)).toThrow(expect.objectContaining({ code: 'config', param: REPLICAS_ANNOTATION, message: expect.stringContaining(`annotation ${REPLICAS_ANNOTATION}: expected a positive integer`) }));
+      expect(planInference([p], { threads: 2, replicas: 1 }, BUDGET).models[0]?.replicaThreads).toEqual([2]);
+    }
+  });
+
+  it('a manifest carrying the annotation is valid against KServe\'s CRD schema', async () => {
+    const text = MANIFEST.replace('serving.inferkit.dev/onnx-variant: quantized', `serving.inferkit.dev/onnx-variant: quantized\n    ${REPLICAS_ANNOTATION}: "2"`).replace('cpu: 500m', 'cpu: "2"');
+    expect((await validateManifest(text)).errors).toEqual([]);
+    const [isvc] = fromYaml(text) as InferenceService[];
+    const config = runtimeConfig(isvc);
+    expect(planInference([{ isvc, config, task: inferTask(config) }], { replicas: 1 }, BUDGET).models[0]?.replicaThreads).toEqual([1, 1]);
   });
 });

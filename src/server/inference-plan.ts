@@ -9,6 +9,14 @@ export const ONNX_VARIANT_ANNOTATION = 'serving.inferkit.dev/onnx-variant';
 /** Runtime arg with the same meaning (`--onnx_variant=quantized`; KServe's `parse_known_args` ignores it). */
 export const ONNX_VARIANT_ARG = 'onnx_variant';
 
+/**
+ * Annotation that sets a service's session replicas (a positive integer), overriding the server's
+ * `replicas` (`inferkit serve --replicas`) for that service alone; at most one per thread of its share.
+ * An annotation rather than a runtime arg: KServe ignores it, and the predictor's args stay what
+ * KServe's runtime runs (a `--replicas` there would read as the pod replicas of `minReplicas`).
+ */
+export const REPLICAS_ANNOTATION = 'serving.inferkit.dev/replicas';
+
 /** Which graph of a repo is served: `onnx/model.onnx` or the int8 `onnx/model_quantized.onnx`. */
 export type OnnxVariant = 'default' | 'quantized';
 
@@ -23,7 +31,7 @@ export interface InferenceOptions {
   /** Serve every token-classification model's `onnx/model_quantized.onnx` (`inferkit serve --quantized`). @default false */
   quantized?: boolean;
   /**
-   * Session replicas per token-classification model (worker threads each; the model's threads are
+   * Session replicas per token-classification or Chronos-Bolt model (worker threads each; the model's threads are
    * shared out among them). `1` = one session with all its threads: the fastest single request.
    * @default up to {@link MAX_DEFAULT_REPLICAS}, one per thread of the model's share
    */
@@ -36,7 +44,7 @@ export interface InferenceOptions {
 }
 
 /**
- * Most replicas the server gives a token-classification model unasked. Replicas with one thread
+ * Most replicas the server gives a token-classification or Chronos-Bolt model unasked. Replicas with one thread
  * each beat one many-thread session on throughput (bench/RESULTS.md), at one copy of the weights
  * each; past four, threads are added to the replicas instead.
  */
@@ -67,7 +75,7 @@ export interface ModelInference {
   cpuLimit?: number;
   /** Graph variant (token classification). */
   onnxVariant?: OnnxVariant;
-  /** Intra-op threads of each session replica (token classification in worker threads); one entry = one session. */
+  /** Intra-op threads of each session replica (token classification and Chronos-Bolt in worker threads); one entry = one session. */
   replicaThreads?: number[];
   /** Threads of the latency session beside the replicas (lone requests), when there is one. */
   latencyThreads?: number;
@@ -92,6 +100,10 @@ export interface PlannedService {
 }
 
 const BASELINE_IDS = new Set(['seasonal-naive', 'naive']);
+/** Baselines that run in worker threads of their own (not ONNX sessions: no replicas). */
+const WORKER_BASELINE_IDS = new Set(['theta', 'auto-ets', 'autoets', 'ets', 'mstl']);
+
+const baselineKey = (id: string): string => id.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '');
 
 /**
  * True for forecast model ids served by a cheap offline baseline in the main thread (no ONNX
@@ -99,7 +111,32 @@ const BASELINE_IDS = new Set(['seasonal-naive', 'naive']);
  * share of the CPUs.
  */
 export function isBaselineModelId(id: string): boolean {
-  return BASELINE_IDS.has(id.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, ''));
+  return BASELINE_IDS.has(baselineKey(id));
+}
+
+/**
+ * The session replicas a service asks for with annotation `serving.inferkit.dev/replicas`, or
+ * undefined. Throws `config` naming the annotation for anything but a positive integer.
+ */
+export function serviceReplicas(isvc: InferenceService): number | undefined {
+  const raw = isvc.metadata.annotations?.[REPLICAS_ANNOTATION] as unknown;
+  if (raw === undefined) {
+    return undefined;
+  }
+  const text = String(raw).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new InferkitError('config', `annotation ${REPLICAS_ANNOTATION}: expected a positive integer (session replicas), got "${String(raw)}"`, { param: REPLICAS_ANNOTATION });
+  }
+  return n;
+}
+
+/** Whether a service runs ONNX sessions that can be replicated: token classification, and Chronos-Bolt forecasting. */
+function hasReplicableSession(s: PlannedService): boolean {
+  if (s.task === 'token_classification') {
+    return true;
+  }
+  return s.task === 'time_series_forecast' && !WORKER_BASELINE_IDS.has(baselineKey(s.config?.modelId ?? ''));
 }
 
 /**
@@ -123,6 +160,16 @@ export function onnxVariant(isvc: InferenceService, config: RuntimeConfig, force
   }
   const where = fromAnnotation !== undefined ? `annotation ${ONNX_VARIANT_ANNOTATION}` : `--${ONNX_VARIANT_ARG}`;
   throw new InferkitError('config', `${where}: expected "quantized" (onnx/model_quantized.onnx) or "default" (onnx/model.onnx), got "${raw}"`, { param: where });
+}
+
+/** The service's own replica count (annotation), when valid; a bad one fails the service at load, not the plan. */
+function ownReplicas(s: PlannedService): Pick<InferenceOptions, 'replicas'> {
+  try {
+    const n = serviceReplicas(s.isvc);
+    return n !== undefined ? { replicas: n } : {};
+  } catch {
+    return {};
+  }
 }
 
 function usesCores(s: PlannedService): boolean {
@@ -173,7 +220,7 @@ export function planInference(services: readonly PlannedService[], options: Infe
       }
     }
     const limit = limits[i];
-    const split = worker && s.task === 'token_classification' && threads[i] > 0 ? replicaPlan(threads[i], options) : {};
+    const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], { ...options, ...ownReplicas(s) }) : {};
     return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });
   return { threads: total, source: options.threads !== undefined ? 'option' : budget.source, cpus: budget, models, warnings };

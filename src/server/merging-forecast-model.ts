@@ -1,7 +1,7 @@
 import type { Frequency } from '../contract/enums.js';
 import { InferkitError } from '../errors.js';
 import type { ForecastModel, ModelForecast, PredictOptions } from '../runtime/forecast/forecast-model.js';
-import { Batcher, type BatcherOptions } from './batcher.js';
+import { Batcher, type BatcherOptions, type EmitOutputs } from './batcher.js';
 
 /** One series of one `predict` call, with its frequency. */
 interface SeriesItem {
@@ -44,7 +44,7 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
           }
         }
       }
-      const run = (items: SeriesItem[], signal?: AbortSignal) => predictRows(model, items, horizon, withFrequencies, signal);
+      const run = (items: SeriesItem[], signal?: AbortSignal, emit?: EmitOutputs<SeriesForecast>) => predictRows(model, items, horizon, withFrequencies, signal, emit);
       batcher = new Batcher(run, { ...options, isolateFailures: true });
       batchers.set(key, batcher);
     }
@@ -80,13 +80,21 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
   };
 }
 
-/** One underlying call for merged series; its result cut into one row per series. */
-async function predictRows(model: ForecastModel, items: SeriesItem[], horizon: number, withFrequencies: boolean, signal?: AbortSignal): Promise<SeriesForecast[]> {
+/** Rows of `forecast` (series `k` of it), one per series. */
+const rowsOf = (forecast: ModelForecast, n: number): SeriesForecast[] =>
+  Array.from({ length: n }, (_, k) => ({ levels: forecast.levels, values: forecast.values[k], mean: forecast.mean?.[k] }));
+
+/**
+ * One underlying call for merged series; its result cut into one row per series. Rows a model hands
+ * over early (`onChunk`, one per ORT run) are emitted, so their requests are answered as their run ends.
+ */
+async function predictRows(model: ForecastModel, items: SeriesItem[], horizon: number, withFrequencies: boolean, signal?: AbortSignal, emit?: EmitOutputs<SeriesForecast>): Promise<SeriesForecast[]> {
   const batch = items.map((it) => it.series);
   const frequencies = withFrequencies ? items.map((it) => it.frequency as Frequency) : undefined;
-  const out = await model.predict(batch, horizon, { ...(frequencies === undefined ? {} : { frequencies }), ...(signal ? { signal } : {}) });
+  const onChunk = emit ? (indices: readonly number[], f: ModelForecast) => emit(indices, rowsOf(f, indices.length)) : undefined;
+  const out = await model.predict(batch, horizon, { ...(frequencies === undefined ? {} : { frequencies }), ...(signal ? { signal } : {}), ...(onChunk ? { onChunk } : {}) });
   if (out.values.length !== items.length || (out.mean !== undefined && out.mean.length !== items.length)) {
     throw new InferkitError('internal', `model "${model.name}" returned ${out.values.length} forecasts for ${items.length} series`);
   }
-  return out.values.map((values, i) => ({ levels: out.levels, values, mean: out.mean?.[i] }));
+  return rowsOf(out, items.length);
 }

@@ -6,7 +6,7 @@ import type { BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
 import { isRetryableLoadError, retryDelayMs, sleep, type LoadRetry } from './load-retry.js';
 import { redactPaths } from './redact-paths.js';
-import { planInference, type InferenceOptions, type InferencePlan, type ModelInference } from './inference-plan.js';
+import { planInference, serviceReplicas, type InferenceOptions, type InferencePlan, type ModelInference } from './inference-plan.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from './model-task.js';
@@ -234,7 +234,10 @@ export class ModelRegistry {
     if (model.task === 'token_classification') {
       entry.tokens = createTokenRunner(entry.name, model, batching);
     } else if (model.model !== undefined) {
-      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(model.model, batching)) };
+      // A Chronos-Bolt model on session replicas says when one is idle: a second merged call starts only then.
+      const inner = model.model;
+      const spare = inner.spareRuns !== undefined ? { hasSpareCapacity: () => (inner.spareRuns ?? 0) > 0 } : {};
+      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, { ...batching, ...spare })) };
     }
     setPhase(entry, 'ready', undefined);
   }
@@ -254,6 +257,7 @@ function makeEntry(isvc: InferenceService, domain: string): ModelEntry {
   try {
     const config = runtimeConfig(isvc);
     const task = inferTask(config);
+    serviceReplicas(isvc); // a bad replica count fails the service, naming the annotation
     const warnings = unimplementedArgWarnings(config.args, task);
     return { ...base, config, task, name: config.modelName, protocol: config.protocol, phase: 'loading', reason: undefined, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (e) {

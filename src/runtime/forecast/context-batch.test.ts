@@ -37,3 +37,25 @@ describe('planContextChunks', () => {
     expect(rows(chunks[0])).toEqual([[1, 2, 3], [NaN, NaN, 1]]);
   });
 });
+
+describe('planContextChunks with minChunks (one chunk per session replica)', () => {
+  const sizes = (n: number, batchSize: number, minChunks?: number): number[] =>
+    planContextChunks(Array.from({ length: n }, (_, i) => f(i, 1)), { contextLength: 8, batchSize, ...(minChunks !== undefined ? { minChunks } : {}) }).map((c) => c.indices.length);
+
+  it('cuts at least minChunks even chunks, batchSize still the cap; without it, batchSize chunks as before', () => {
+    expect(sizes(10, 64, 2)).toEqual([5, 5]);
+    expect(sizes(11, 64, 2)).toEqual([6, 5]);
+    expect(sizes(10, 3, 2)).toEqual([3, 3, 2, 2]);
+    expect(sizes(65, 64, 1)).toEqual([33, 32]);
+    expect(sizes(3, 64, 4)).toEqual([1, 1, 1]);
+    expect(sizes(0, 64, 2)).toEqual([]);
+    expect(sizes(10, 3)).toEqual([3, 3, 3, 1]);
+  });
+
+  it('keeps the length order and every batch index once', () => {
+    const batch = [f(1, 2, 3, 4, 5), f(1), f(1, 2, 3), f(5, 6), f(7)];
+    const chunks = planContextChunks(batch, { contextLength: 8, batchSize: 64, minChunks: 2 });
+    expect(chunks.map((c) => c.indices)).toEqual([[1, 4, 3], [2, 0]]);
+    expect(chunks.map((c) => c.time)).toEqual([2, 5]);
+  });
+});

@@ -21,6 +21,12 @@ export interface ContextChunkOptions {
    * (the results are put back in input order). @default true
    */
   groupByLength?: boolean;
+  /**
+   * At least this many chunks (when there are that many series), all of even size (`batchSize` still
+   * caps them): one per session replica, so the replicas run a batch side by side. Given, the chunks
+   * are evened out (65 series at most 64 a chunk: 33 + 32, not 64 + 1). @default none (chunks of exactly `batchSize`, the last one shorter)
+   */
+  minChunks?: number;
 }
 
 /** Length a series is fed at: cut to `contextLength`, rounded up to the patch size (never padded to the full context). */
@@ -36,15 +42,16 @@ export function paddedLength(length: number, contextLength: number, patchSize = 
  */
 export function planContextChunks(batch: readonly Float32Array[], options: ContextChunkOptions): ContextChunk[] {
   const P = options.patchSize ?? 1;
-  const size = Math.max(1, options.batchSize ?? 64);
   const order = batch.map((_, i) => i);
   const len = batch.map((s) => paddedLength(s.length, options.contextLength, P));
   if (options.groupByLength ?? true) {
     order.sort((a, b) => len[a] - len[b] || a - b);
   }
   const chunks: ContextChunk[] = [];
-  for (let start = 0; start < order.length; start += size) {
+  let start = 0;
+  for (const size of chunkSizes(batch.length, Math.max(1, options.batchSize ?? 64), options.minChunks)) {
     const indices = order.slice(start, start + size);
+    start += size;
     const time = Math.max(...indices.map((i) => len[i]));
     const data = new Float32Array(indices.length * time).fill(Number.NaN);
     indices.forEach((bi, row) => {
@@ -55,4 +62,16 @@ export function planContextChunks(batch: readonly Float32Array[], options: Conte
     chunks.push({ indices, time, data });
   }
   return chunks;
+}
+
+/**
+ * Rows per chunk: `cap` each (the last one shorter) without `minChunks`; with it, at least that many
+ * chunks (at most one per row) and at least enough for `cap`, sizes differing by one at most.
+ */
+function chunkSizes(rows: number, cap: number, minChunks: number | undefined): number[] {
+  if (minChunks === undefined) {
+    return Array.from({ length: Math.ceil(rows / cap) }, (_, k) => Math.min(cap, rows - k * cap));
+  }
+  const count = Math.max(Math.ceil(rows / cap), Math.min(rows, Math.max(1, Math.floor(minChunks))));
+  return Array.from({ length: count }, (_, k) => Math.floor(rows / count) + (k < rows % count ? 1 : 0));
 }

@@ -7,6 +7,12 @@ export interface PredictOptions {
   frequencies?: readonly Frequency[];
   /** Cancels the call between chunks. */
   signal?: AbortSignal;
+  /**
+   * Called as each run's series are ready, before the call ends (`indices` into the batch; `values[k]`
+   * and `mean[k]` are series `indices[k]`'s): a server answers those requests early. Models that run a
+   * batch at once may never call it; the call's result is complete either way.
+   */
+  onChunk?: (indices: readonly number[], forecast: ModelForecast) => void;
 }
 
 /**
@@ -45,6 +51,11 @@ export interface ForecastModel {
    * Absent = `median`.
    */
   readonly rollout?: ForecastRollout;
+  /**
+   * Calls that could start at once right now (idle session replicas, for Chronos-Bolt); absent when
+   * the model cannot tell. A server starts a second merged call beside a running one only while this is above 0.
+   */
+  readonly spareRuns?: number;
   /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */
