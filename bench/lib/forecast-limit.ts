@@ -113,8 +113,8 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
   const rows: string[][] = [];
   const limits = { bolt: await boltLimit(o, join(dir, 'onnx', 'model.onnx')), theta: await thetaLimit(o) };
   const servers = [
-    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped', replicas: undefined },
-    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped, --replicas 1', replicas: 1 },
+    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped (default)', replicas: undefined },
+    { kind: 'bolt' as const, label: `Chronos-Bolt-shaped, --replicas ${o.threads}`, replicas: o.threads },
     { kind: 'theta' as const, label: 'Theta', replicas: undefined },
   ];
   for (const { kind, label, replicas } of servers) {
@@ -171,7 +171,7 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${o.cpus} CPUs${busy ? ': busy machine, numbers noisy' : ''}.`,
-      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (by default one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; --replicas 1: one session with all threads; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once: one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX); the server runs it in worker threads (its share of the threads), series cut into chunks of at most 16.`,
+      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (one session with all threads by default, i.e. --replicas 1; with --replicas N one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once: one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX); the server runs it in worker threads (its share of the threads), series cut into chunks of 4–16 (up to 4 per worker).`,
       `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell), load generator in a child process, ${o.cellMs} ms per cell.`,
     ],
   };

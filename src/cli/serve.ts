@@ -220,7 +220,7 @@ export function registerServeCommand(program: Command): void {
     .option('--max-connections <n>', `most open connections; more are refused (default ${DEFAULT_LIMITS.maxConnections})`)
     .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
-    .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: one per thread, at most 4; 1 = one session with all threads, the fastest single request; per service: annotation serving.inferkit.dev/replicas)')
+    .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: token classification one per thread, at most 4, Chronos-Bolt 1; 1 = one session with all threads, the fastest single request; per service: annotation serving.inferkit.dev/replicas)')
     .option('--no-latency-session', 'no extra all-threads session for lone requests beside the replicas (saves one copy of the weights; a lone request then runs on one replica)')
     .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)
     .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)

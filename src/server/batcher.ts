@@ -25,6 +25,13 @@ export interface BatcherOptions {
    * request queues up, so calls stay large. @default always true
    */
   hasSpareCapacity?: () => boolean;
+  /**
+   * With `maxConcurrentCalls` > 1: the fewest queued items worth a call beside the running ones, given
+   * how many items of the running calls are still unanswered (see {@link balancedOverlap}). With fewer
+   * queued, the call waits for more, at most `maxWaitMs`. Keeps overlapping calls about as large as the
+   * running ones, where a run's fixed cost is high. @default no minimum: it starts with what queued
+   */
+  overlapMinItems?: (unansweredItems: number) => number;
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
   /**
@@ -81,6 +88,9 @@ export class Batcher<I, O> {
   private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0 };
   private readonly run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>;
   private readonly hasSpareCapacity: () => boolean;
+  private readonly overlapMinItems: ((unansweredItems: number) => number) | undefined;
+  /** Items of the running calls not answered yet. */
+  private unanswered = 0;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
   private readonly isolateFailures: boolean;
 
@@ -92,6 +102,7 @@ export class Batcher<I, O> {
   constructor(run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>, options: BatcherOptions = {}) {
     this.run = run;
     this.hasSpareCapacity = options.hasSpareCapacity ?? (() => true);
+    this.overlapMinItems = options.overlapMinItems;
     this.isolateFailures = options.isolateFailures === true;
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
@@ -165,7 +176,13 @@ export class Batcher<I, O> {
       return;
     }
     if (this.inFlight > 0) {
-      if (this.hasSpareCapacity()) {
+      if (!this.hasSpareCapacity()) {
+        return;
+      }
+      if (this.overlapMinItems !== undefined && this.queuedItems < Math.min(this.maxBatchSize, this.overlapMinItems(this.unanswered))) {
+        // Too few to be worth a run beside the running ones: wait for more, not longer than maxWaitMs.
+        this.timer ??= setTimeout(() => this.flush('overlap'), this.maxWaitMs);
+      } else {
         this.immediate ??= setImmediate(() => this.flush('overlap'));
       }
     } else if (this.queuedItems >= this.maxBatchSize) {
@@ -205,13 +222,19 @@ export class Batcher<I, O> {
       count += next.items.length;
     }
     this.queuedItems -= count;
+    this.unanswered += count;
     this.starts[reason]++;
     this.inFlight++;
     void this.runBatch(batch).finally(() => {
       this.inFlight--;
       // Requests that queued up while the model was busy go out at once: they have waited already.
+      // Beside other running calls, the overlap rules apply (a spare run, enough items).
       if (this.queue.length > 0) {
-        this.flush('busy');
+        if (this.inFlight === 0) {
+          this.flush('busy');
+        } else {
+          this.schedule();
+        }
       }
     });
   }
@@ -228,6 +251,8 @@ export class Batcher<I, O> {
       }
     });
     const left = batch.map((p) => p.items.length);
+    // Items of this call not answered yet (counted in `unanswered` until they are).
+    let open = items.length;
     const got = new Array<O>(items.length);
     const answer = (b: number): void => {
       left[b] = -1;
@@ -240,6 +265,8 @@ export class Batcher<I, O> {
           return;
         }
         got[at] = outputs[k];
+        open--;
+        this.unanswered--;
         if (--left[b] === 0) {
           answer(b);
         }
@@ -249,6 +276,8 @@ export class Batcher<I, O> {
     };
     try {
       const out = await this.call(items, batch.length, whenAllAborted(batch.map((p) => p.signal)), emit);
+      this.unanswered -= open;
+      open = 0;
       batch.forEach((p, b) => {
         if (left[b] >= 0) {
           for (let k = 0; k < p.items.length; k++) {
@@ -258,6 +287,8 @@ export class Batcher<I, O> {
         }
       });
     } catch (e) {
+      this.unanswered -= open;
+      open = 0;
       const unanswered = batch.filter((_, b) => left[b] >= 0);
       if (!this.isolateFailures || unanswered.length === 1) {
         for (const p of unanswered) {
@@ -271,6 +302,15 @@ export class Batcher<I, O> {
       }
     }
   }
+}
+
+/**
+ * `overlapMinItems` for a model that runs `parallelRuns` runs side by side (session replicas) and
+ * says how many are idle: a call beside the running ones waits until about as many items queue as
+ * each busy run holds, so replicas get runs of similar size rather than a big one and many tiny ones.
+ */
+export function balancedOverlap(parallelRuns: number, spareRuns: () => number): (unansweredItems: number) => number {
+  return (unanswered) => Math.ceil(unanswered / Math.max(1, parallelRuns - spareRuns()));
 }
 
 /** A signal that aborts once all `signals` have; undefined when one is missing (that request cannot go away). */

@@ -143,11 +143,13 @@ describe('session replicas of Chronos-Bolt and per service (annotation serving.i
   const BOLT = ['--model_id=amazon/chronos-bolt-tiny', '--task=time_series_forecast'];
   const bolt = (annotations?: Record<string, string>) => service('bolt', { args: BOLT, ...(annotations ? { annotations } : {}) });
 
-  it('Chronos-Bolt services in worker threads get replicas and a latency session as token classification does; baselines do not', () => {
-    expect(planInference([bolt()], { threads: 2 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, replicaThreads: [1, 1], latencyThreads: 2 });
-    expect(planInference([bolt()], { threads: 8 }, BUDGET).models[0]?.replicaThreads).toEqual([2, 2, 2, 2]);
+  it('Chronos-Bolt services in worker threads get one session unless replicas are asked for, then replicas and a latency session as token classification does; baselines never', () => {
+    expect(planInference([bolt()], { threads: 2 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, replicaThreads: [2] });
+    expect(planInference([bolt()], { threads: 2, replicas: 2 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, replicaThreads: [1, 1], latencyThreads: 2 });
+    expect(planInference([bolt()], { threads: 8, replicas: 4 }, BUDGET).models[0]?.replicaThreads).toEqual([2, 2, 2, 2]);
+    expect(planInference([bolt({ [REPLICAS_ANNOTATION]: '2' })], { threads: 2 }, BUDGET).models[0]?.replicaThreads).toEqual([1, 1]);
     expect(planInference([bolt()], { threads: 2, replicas: 1 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, replicaThreads: [2] });
-    expect(planInference([bolt()], { threads: 2, latencySession: false }, BUDGET).models[0]?.latencyThreads).toBeUndefined();
+    expect(planInference([bolt()], { threads: 2, replicas: 2, latencySession: false }, BUDGET).models[0]?.latencyThreads).toBeUndefined();
     expect(planInference([bolt()], { threads: 2, workerThreads: false }, BUDGET).models[0]?.replicaThreads).toBeUndefined();
     for (const id of ['theta', 'auto-ets', 'MSTL', 'baseline/ets']) {
       const plan = planInference([service('b', { args: [`--model_id=${id}`, '--task=time_series_forecast'] })], { threads: 2 }, BUDGET);

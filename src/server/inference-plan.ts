@@ -1,5 +1,6 @@
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
+import { baselineOf } from '../manifest/baseline-args.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import { availableCpus, parseCpuQuantity, planThreads, type CpuBudget } from '../runtime/cpu-budget.js';
 import type { ServeTask } from './model-loader.js';
@@ -33,7 +34,9 @@ export interface InferenceOptions {
   /**
    * Session replicas per token-classification or Chronos-Bolt model (worker threads each; the model's threads are
    * shared out among them). `1` = one session with all its threads: the fastest single request.
-   * @default up to {@link MAX_DEFAULT_REPLICAS}, one per thread of the model's share
+   * @default token classification: up to {@link MAX_DEFAULT_REPLICAS}, one per thread of the model's share;
+   * Chronos-Bolt: 1 (replicas only when asked, here or by annotation: on single-series load they did
+   * not beat one session, bench/RESULTS.md round 5)
    */
   replicas?: number;
   /**
@@ -99,11 +102,6 @@ export interface PlannedService {
   task: ServeTask | undefined;
 }
 
-const BASELINE_IDS = new Set(['seasonal-naive', 'naive']);
-/** Baselines that run in worker threads of their own (not ONNX sessions: no replicas). */
-const WORKER_BASELINE_IDS = new Set(['theta', 'auto-ets', 'autoets', 'ets', 'mstl']);
-
-const baselineKey = (id: string): string => id.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '');
 
 /**
  * True for forecast model ids served by a cheap offline baseline in the main thread (no ONNX
@@ -111,7 +109,8 @@ const baselineKey = (id: string): string => id.toLowerCase().replace(/_/g, '-').
  * share of the CPUs.
  */
 export function isBaselineModelId(id: string): boolean {
-  return BASELINE_IDS.has(baselineKey(id));
+  const baseline = baselineOf(id);
+  return baseline === 'seasonal-naive' || baseline === 'naive';
 }
 
 /**
@@ -136,7 +135,8 @@ function hasReplicableSession(s: PlannedService): boolean {
   if (s.task === 'token_classification') {
     return true;
   }
-  return s.task === 'time_series_forecast' && !WORKER_BASELINE_IDS.has(baselineKey(s.config?.modelId ?? ''));
+  // Theta, AutoETS and MSTL run in worker threads of their own (no ONNX session to replicate).
+  return s.task === 'time_series_forecast' && baselineOf(s.config?.modelId) === undefined;
 }
 
 /**
@@ -220,7 +220,10 @@ export function planInference(services: readonly PlannedService[], options: Infe
       }
     }
     const limit = limits[i];
-    const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], { ...options, ...ownReplicas(s) }) : {};
+    // Chronos-Bolt runs a few milliseconds of fixed cost per run: one session with all threads and large
+    // merged calls served single-series load better than replicas did, so it gets replicas only when asked.
+    const asked = ownReplicas(s).replicas ?? options.replicas ?? (s.task === 'token_classification' ? undefined : 1);
+    const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], { ...options, ...(asked !== undefined ? { replicas: asked } : {}) }) : {};
     return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });
   return { threads: total, source: options.threads !== undefined ? 'option' : budget.source, cpus: budget, models, warnings };

@@ -2,7 +2,7 @@ import type { InferenceService, InferenceServiceStatus } from '../contract/infer
 import { InferkitError } from '../errors.js';
 import { runtimeConfig, type RuntimeConfig } from '../manifest/runtime-config.js';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
-import type { BatcherOptions } from './batcher.js';
+import { balancedOverlap, type BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
 import { isRetryableLoadError, retryDelayMs, sleep, type LoadRetry } from './load-retry.js';
 import { redactPaths } from './redact-paths.js';
@@ -231,12 +231,16 @@ export class ModelRegistry {
       onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
     };
     entry.model = model;
+    // On replicas, a call beside running ones waits (≤ maxWaitMs) until about as many items queue as each busy run holds.
+    const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
+    const balance = (spare: () => number) => (replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, spare) } : {});
     if (model.task === 'token_classification') {
-      entry.tokens = createTokenRunner(entry.name, model, batching);
+      const spareRuns = model.spareRuns;
+      entry.tokens = createTokenRunner(entry.name, model, { ...batching, ...(spareRuns ? balance(spareRuns) : {}) });
     } else if (model.model !== undefined) {
       // A Chronos-Bolt model on session replicas says when one is idle: a second merged call starts only then.
       const inner = model.model;
-      const spare = inner.spareRuns !== undefined ? { hasSpareCapacity: () => (inner.spareRuns ?? 0) > 0 } : {};
+      const spare = inner.spareRuns !== undefined ? { hasSpareCapacity: () => (inner.spareRuns ?? 0) > 0, ...balance(() => inner.spareRuns ?? 0) } : {};
       entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, { ...batching, ...spare })) };
     }
     setPhase(entry, 'ready', undefined);

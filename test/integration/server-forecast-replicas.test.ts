@@ -59,7 +59,7 @@ const forecasts = (a: Answer) => a.outputs.map((o) => o.content.map((c) => ({ me
 describe('serve: Chronos-Bolt on session replicas', () => {
   it('answers with replicas what one session answers, within the native horizon and rolled out beyond it', async () => {
     const manifests = [bolt('rule', ruleDir), bolt('bolt', boltDir)];
-    const replicas = await start(manifests, { loaders: defaultLoaders(), inference: { threads: 4 } });
+    const replicas = await start(manifests, { loaders: defaultLoaders(), inference: { threads: 4, replicas: 4 } });
     const single = await start(manifests, { loaders: defaultLoaders(), inference: { threads: 4, replicas: 1 } });
     expect(replicas.models().map((m) => [m.ready, m.inference?.replicaThreads])).toEqual([[true, [1, 1]], [true, [1, 1]]]);
     expect(single.models().map((m) => m.inference?.replicaThreads)).toEqual([[2], [2]]);
@@ -95,7 +95,7 @@ describe('serve: Chronos-Bolt on session replicas', () => {
         return servedForecastModel(counted);
       },
     };
-    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2 } });
+    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2, replicas: 2 } });
     expect(server.models()[0].inference?.replicaThreads).toEqual([1, 1]);
     const res = await http(server.url, '/v1/timeseries/forecast', { body: body('rule', 8, 8) });
     expect(res.status).toBe(200);
@@ -131,7 +131,7 @@ describe('serve: Chronos-Bolt on session replicas', () => {
         return servedForecastModel(gated);
       },
     };
-    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2 } });
+    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2, replicas: 2 } });
     const post = (n: number) => http(server.url, '/v1/timeseries/forecast', { body: body('rule', n, 8) });
     const first = post(1);
     await until(() => calls.length === 1);
@@ -147,16 +147,16 @@ describe('serve: Chronos-Bolt on session replicas', () => {
   });
 
   it('annotation serving.inferkit.dev/replicas sets one service\'s replicas; a bad value fails that service, naming the annotation', async () => {
-    const manifests = [bolt('auto', ruleDir), bolt('one', ruleDir, { [REPLICAS_ANNOTATION]: '1' }), bolt('bad', ruleDir, { [REPLICAS_ANNOTATION]: 'two' })];
+    const manifests = [bolt('auto', ruleDir), bolt('two', ruleDir, { [REPLICAS_ANNOTATION]: '2' }), bolt('bad', ruleDir, { [REPLICAS_ANNOTATION]: 'two' })];
     const server = await start(manifests, { loaders: defaultLoaders(), inference: { threads: 4 } });
     type Listed = { services: Array<{ name: string; ready: boolean; reason?: string; inference?: { replicaThreads?: number[] } }> };
     const { services } = (await http(server.url, '/inferkit/v1/services')).json() as Listed;
     const byName = new Map(services.map((s) => [s.name, s]));
-    expect(byName.get('auto')?.inference?.replicaThreads).toEqual([1, 1]);
-    expect(byName.get('one')?.inference?.replicaThreads).toEqual([2]);
+    expect(byName.get('auto')?.inference?.replicaThreads).toEqual([2]); // Chronos-Bolt: one session unless asked
+    expect(byName.get('two')?.inference?.replicaThreads).toEqual([1, 1]);
     expect(byName.get('bad')?.ready).toBe(false);
     expect(byName.get('bad')?.reason).toMatch(/annotation serving\.inferkit\.dev\/replicas: expected a positive integer.*got "two"/);
-    const ok = await http(server.url, '/v1/timeseries/forecast', { body: body('one', 3, 4) });
+    const ok = await http(server.url, '/v1/timeseries/forecast', { body: body('two', 3, 4) });
     expect(ok.status).toBe(200);
   });
 });

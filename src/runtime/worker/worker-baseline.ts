@@ -10,6 +10,8 @@ import { workerEntry } from './worker-entry.js';
 export const MAX_BASELINE_WORKER_RESTARTS = 3;
 /** Most series of one task: a cancelled call stops after at most this many series per worker. */
 const MAX_CHUNK = 16;
+/** Fewest series of one task when a call has more: fewer messages for cheap models (see `predict`). */
+const MIN_CHUNK = 4;
 
 /** Options of {@link startWorkerBaseline}. */
 export interface WorkerBaselineOptions {
@@ -99,7 +101,10 @@ export class WorkerBaseline implements ForecastModel {
     if (batch.length === 0) {
       return { levels: this.quantiles, values: [], mean: [] };
     }
-    const size = Math.min(MAX_CHUNK, Math.max(1, Math.ceil(batch.length / (4 * this.#slots.length))));
+    // Up to 4 chunks per worker (so a long call balances across them), but not below MIN_CHUNK series
+    // each: a message to a worker costs about what a few cheap series (Theta) do, so tiny chunks cost more than they spread.
+    const chunks = Math.max(Math.ceil(batch.length / MAX_CHUNK), Math.min(4 * this.#slots.length, Math.ceil(batch.length / MIN_CHUNK)));
+    const size = Math.ceil(batch.length / chunks);
     const jobs: Job[] = [];
     const parts: Array<Promise<ModelForecast>> = [];
     for (let start = 0; start < batch.length; start += size) {
