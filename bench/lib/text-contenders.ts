@@ -2,6 +2,8 @@ import * as ort from 'onnxruntime-node';
 import { join } from 'node:path';
 import { loadTokenClassifier } from '../../src/runtime/token-classification/load-token-classifier.js';
 import type { TokenClassifier } from '../../src/runtime/token-classification/token-classifier.js';
+import { loadTextTokenizer, type TextTokenizer } from '../../src/runtime/token-classification/load-text-tokenizer.js';
+import { findTokenClassFiles, readJsonFile, TokenClassConfigSchema } from '../../src/runtime/token-classification/model-files.js';
 import { benchVocab } from './bench-text.js';
 import { loadTransformersTokenClassifier, type TransformersPeer } from './transformers-peer.js';
 
@@ -16,6 +18,12 @@ export interface TextContenders {
   peerReason?: string;
   /** Pre-tokenized feeds for `texts`: `[batch, longest]` int64 input_ids / attention_mask / token_type_ids, right-padded. */
   feeds(texts: readonly string[]): Record<string, ort.Tensor>;
+  /**
+   * Tokenizes `texts` now with the tokenizer inferkit loads for the repo (no offsets) and builds the
+   * same right-padded tensors, fresh: the raw session fed this way is the end-to-end limit (tokenizing
+   * and fresh tensors are work any pipeline does).
+   */
+  tokenizedFeeds(texts: readonly string[]): Promise<Record<string, ort.Tensor>>;
   dispose(): Promise<void>;
 }
 
@@ -58,22 +66,27 @@ export async function openTextContenders(dir: string, options: TextContenderOpti
       peerReason = loaded.reason;
     }
   }
+  const files = await findTokenClassFiles(dir);
+  const tokenizer: TextTokenizer = await loadTextTokenizer(files, await readJsonFile(files.config, TokenClassConfigSchema));
   const index = new Map(benchVocab().map((t, i) => [t, i]));
   const unk = index.get('[UNK]') ?? 100;
   const feeds = (texts: readonly string[]): Record<string, ort.Tensor> => {
     const seqs = texts.map((t) => [101, ...t.toLowerCase().split(/\s+/).filter(Boolean).map((w) => index.get(w) ?? unk), 102]);
+    return tensors(seqs);
+  };
+  const tensors = (seqs: readonly number[][]): Record<string, ort.Tensor> => {
     const width = Math.max(...seqs.map((s) => s.length));
-    const ids = new BigInt64Array(texts.length * width);
-    const mask = new BigInt64Array(texts.length * width);
+    const ids = new BigInt64Array(seqs.length * width);
+    const mask = new BigInt64Array(seqs.length * width);
     seqs.forEach((s, b) => s.forEach((id, t) => {
       ids[b * width + t] = BigInt(id);
       mask[b * width + t] = 1n;
     }));
-    const shape = [texts.length, width];
+    const shape = [seqs.length, width];
     return {
       input_ids: new ort.Tensor('int64', ids, shape),
       attention_mask: new ort.Tensor('int64', mask, shape),
-      token_type_ids: new ort.Tensor('int64', new BigInt64Array(texts.length * width), shape),
+      token_type_ids: new ort.Tensor('int64', new BigInt64Array(seqs.length * width), shape),
     };
   };
   return {
@@ -82,6 +95,10 @@ export async function openTextContenders(dir: string, options: TextContenderOpti
     peer,
     peerReason,
     feeds,
+    async tokenizedFeeds(texts) {
+      const encoded = tokenizer.encodeSync?.(texts, false) ?? (await tokenizer.encode(texts, false));
+      return tensors(encoded.map((e) => e.ids));
+    },
     async dispose() {
       await raw.release();
       await classifier.dispose();
