@@ -28,13 +28,7 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   'backend',
   'protocol',
   'http_port',
-  'disable_lower_case',
-  'disable_special_tokens',
-  'max_length',
-  'max_model_len',
-  'return_probabilities',
-  'return_raw_logits',
-  'return_offsets_mapping',
+  ...TOKEN_CLASSIFICATION_ARGS,
   // inferkit's own, for its offline forecasting baselines (KServe has no such models): --season, --seasonal_periods, --max_context.
   ...Object.keys(BASELINE_ARGS),
   // inferkit's own (KServe's parse_known_args ignores it): the int8 graph, as the onnx-variant annotation.
