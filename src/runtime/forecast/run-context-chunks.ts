@@ -1,5 +1,6 @@
 import { InferkitError } from '../../errors.js';
 import { float32Tensor, type OrtSession } from '../ort.js';
+import { runAhead } from '../run-ahead.js';
 import type { ContextChunk } from './context-batch.js';
 
 /** How {@link runContextChunks} runs a Chronos-Bolt graph. */
@@ -12,12 +13,6 @@ export interface ContextRunOptions {
   onRun?: (rows: number, time: number) => void;
 }
 
-/** One run handed to the session: its chunk, and its output to come. */
-interface RunJob {
-  chunk: ContextChunk;
-  out: Promise<Float32Array>;
-}
-
 /**
  * Runs `chunks` through a Chronos-Bolt session (input `context`, output `quantile_preds`) and hands
  * each chunk's output to `onChunk`, in chunk order. Runs ahead like the token classifier: up to
@@ -26,31 +21,16 @@ interface RunJob {
  * failure surfaces when its chunk's turn comes, after the runs already handed over have finished.
  */
 export async function runContextChunks(session: OrtSession, chunks: readonly ContextChunk[], options: ContextRunOptions, onChunk: (chunk: ContextChunk, out: Float32Array) => void): Promise<void> {
-  const window = (session.parallelRuns ?? 1) + 1;
-  const inFlight: RunJob[] = [];
-  const settleOldest = async (): Promise<void> => {
-    const job = inFlight.shift() as RunJob;
-    onChunk(job.chunk, await job.out);
-  };
-  try {
-    for (const chunk of chunks) {
-      options.signal?.throwIfAborted();
+  await runAhead(
+    chunks,
+    (session.parallelRuns ?? 1) + 1,
+    (chunk) => {
       options.onRun?.(chunk.indices.length, chunk.time);
-      const out = runChunk(session, chunk, options.rowValues);
-      // Handled here, awaited in turn.
-      out.catch(() => undefined);
-      inFlight.push({ chunk, out });
-      if (inFlight.length >= window) {
-        await settleOldest();
-      }
-    }
-    while (inFlight.length > 0) {
-      await settleOldest();
-    }
-  } finally {
-    // On a failure or abort, the runs already handed over finish before the caller hears of it.
-    await Promise.allSettled(inFlight.map((j) => j.out));
-  }
+      return runChunk(session, chunk, options.rowValues);
+    },
+    onChunk,
+    () => options.signal?.throwIfAborted(),
+  );
 }
 
 async function runChunk(session: OrtSession, chunk: ContextChunk, rowValues: number): Promise<Float32Array> {

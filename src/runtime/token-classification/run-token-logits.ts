@@ -1,5 +1,6 @@
 import { InferkitError } from '../../errors.js';
 import { int64Tensor, type OrtFeeds, type OrtSession } from '../ort.js';
+import { runAhead } from '../run-ahead.js';
 
 /** How {@link runTokenLogits} batches. */
 export interface BatchPlan {
@@ -24,12 +25,6 @@ export interface BatchPlan {
   onChunk?: (indices: readonly number[], logits: readonly Float32Array[]) => void;
 }
 
-/** One run handed to the session: the indices of the sequences it covers, and its logits to come. */
-interface RunJob {
-  chunk: number[];
-  logits: Promise<Float32Array[]>;
-}
-
 /**
  * Runs the model on token id sequences, one ORT run per chunk of at most `maxBatchSize` sequences (chunks evened out),
  * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token).
@@ -41,43 +36,30 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
     order.sort((a, b) => sequences[b].length - sequences[a].length);
   }
   const out = new Array<Float32Array>(sequences.length);
-  // Runs ahead: chunk k+1 is built and handed to the session while chunk k runs, so a session in a
-  // worker thread goes from run to run without waiting for this thread, and a pool of replicas gets
-  // one run each. At most parallelRuns + 1 runs are queued at once, so an abort still stops the rest.
-  const window = (session.parallelRuns ?? 1) + 1;
-  const inFlight: RunJob[] = [];
-  const settleOldest = async (): Promise<void> => {
-    const job = inFlight.shift() as RunJob;
-    const logits = await job.logits;
-    job.chunk.forEach((i, k) => {
-      out[i] = logits[k];
-    });
-    plan.onChunk?.(job.chunk, logits);
-  };
-  try {
-    // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1): a tiny last run costs
-    // nearly as much as a full one.
-    const size = Math.ceil(order.length / Math.ceil(order.length / plan.maxBatchSize));
-    for (let start = 0; start < order.length; start += size) {
+  // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1): a tiny last run costs
+  // nearly as much as a full one.
+  const size = Math.ceil(order.length / Math.ceil(order.length / plan.maxBatchSize));
+  const chunks: number[][] = [];
+  for (let start = 0; start < order.length; start += size) {
+    chunks.push(order.slice(start, start + size));
+  }
+  // Runs ahead: chunk k+1 is built and handed to the session while chunk k runs (parallelRuns + 1 at most).
+  await runAhead(
+    chunks,
+    (session.parallelRuns ?? 1) + 1,
+    (chunk) => runChunk(session, chunk.map((i) => sequences[i]), plan),
+    (chunk, logits) => {
+      chunk.forEach((i, k) => {
+        out[i] = logits[k];
+      });
+      plan.onChunk?.(chunk, logits);
+    },
+    () => {
       if (plan.signal?.aborted) {
         throw new InferkitError('inference_failed', 'Inference aborted', { cause: plan.signal.reason });
       }
-      const chunk = order.slice(start, start + size);
-      const logits = runChunk(session, chunk.map((i) => sequences[i]), plan);
-      // Handled here, awaited in turn: a failure surfaces when its chunk's turn comes.
-      logits.catch(() => undefined);
-      inFlight.push({ chunk, logits });
-      if (inFlight.length >= window) {
-        await settleOldest();
-      }
-    }
-    while (inFlight.length > 0) {
-      await settleOldest();
-    }
-  } finally {
-    // On a failure or abort, the runs already handed over finish before the caller hears of it.
-    await Promise.allSettled(inFlight.map((j) => j.logits));
-  }
+    },
+  );
   return out;
 }
 
