@@ -66,7 +66,9 @@ function members(type: ts.Type, at: ts.Node): string[] {
     const optional = p.flags & ts.SymbolFlags.Optional ? '?' : '';
     const t = clip(checker.typeToString(checker.getTypeOfSymbolAtLocation(p, at), at, FLAGS));
     const doc = docOf(p);
-    return [`- \`${p.name}${optional}: ${t.replace(/`/g, "'")}\`${doc ? ` — ${doc}` : ''}`];
+    // A well-known-symbol key reads `__@asyncDispose@3147` (a checker-internal id that moves with every edit).
+    const name = p.name.startsWith('__@') ? `[Symbol.${p.name.slice(3).replace(/@\d+$/, '')}]` : p.name;
+    return [`- \`${name}${optional}: ${t.replace(/`/g, "'")}\`${doc ? ` — ${doc}` : ''}`];
   });
 }
 

@@ -1,5 +1,5 @@
 import { ALONE, charTable, SPACE, type BertNormalizerFlags, type CharTable } from './bert-chars.js';
-import type { EncodedText } from './load-text-tokenizer.js';
+import type { EncodedText } from './encoded-text.js';
 
 /** A token matched in the raw text before normalisation (`normalized: false` added tokens). */
 export interface AddedTokenSpec {

@@ -6,6 +6,9 @@ import { createBertWordPiece, type BertWordPieceEncoder } from './bert-wordpiece
 import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './bert-wordpiece-spec.js';
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
+import type { EncodedText } from './encoded-text.js';
+
+export type { EncodedText } from './encoded-text.js';
 
 /** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
 export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'default';
@@ -30,22 +33,6 @@ export interface TextTokenizerOptions {
   tokenizerEngine?: 'auto' | 'tokenizers';
 }
 
-/** One tokenized text. Offsets are UTF-16 indices into the original text; special tokens have `[0, 0]`. */
-export interface EncodedText {
-  /** Token ids, `[CLS]` … `[SEP]`. */
-  ids: number[];
-  /**
-   * True when the text had more tokens than `maxLength` and was cut. (The `tokenizers` engine misses
-   * some cuts when no special tokens are added: its Encoding loses the overflowing parts.)
-   */
-  truncated: boolean;
-  /** `[start, end)` per token (only with `details`). */
-  offsets: Array<[number, number]>;
-  /** The same spans counted in Unicode code points, as Python (and KServe) count them (only with `details`). */
-  codePointOffsets: Array<[number, number]>;
-  /** Word index per token, null for special tokens (only with `details`). */
-  wordIds: Array<number | null>;
-}
 
 /** A tokenizer created once per model. */
 export interface TextTokenizer {
