@@ -60,6 +60,49 @@ function copyFeeds(feeds: Record<string, { type: string; dims: readonly number[]
   return out;
 }
 
+/** One token server cell: concurrency 1 (p50), then 32 (throughput, cores, main-thread time, health p99). */
+interface TokenCell {
+  rate: number;
+  p50: number;
+  serverCores: number;
+  clientCores: number;
+  serverCpuUs: number;
+  mainMsPerRequest: number;
+  liveP99: number;
+  split: number[];
+  latency: number | undefined;
+}
+
+async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number): Promise<TokenCell> {
+  const server = await serve([isvc], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
+  try {
+    const [state] = await server.loaded();
+    if (!state.ready) {
+      throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
+    }
+    const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
+    const bodies = texts(16, 11).map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
+    const job = { port: server.port, path, bodies, ms: cellMs };
+    const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+    const elu0 = performance.eventLoopUtilization();
+    const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
+    const elu = performance.eventLoopUtilization(elu0);
+    return {
+      rate: many.requests / many.seconds,
+      p50: median(one.latenciesMs),
+      serverCores: many.serverCores,
+      clientCores: many.clientCores,
+      serverCpuUs: (many.serverCores * many.seconds * 1e6) / many.requests,
+      mainMsPerRequest: (elu.utilization * many.seconds * 1000) / many.requests,
+      liveP99: p99(many.liveMs),
+      split: server.inference.models[0]?.replicaThreads ?? [cpus],
+      latency: server.inference.models[0]?.latencyThreads,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
 /** Runs the benchmark: one table per graph variant. */
 export async function runServerLimitBench(options: ServerLimitBenchOptions = {}): Promise<BenchResult> {
   const log = options.log ?? (() => undefined);
@@ -122,63 +165,55 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
         { label: 'V2', protocol: 'v2' as const, replicas: undefined },
         { label: 'V1, --replicas 1', protocol: 'v1' as const, replicas: 1 },
       ];
-      for (const { label, protocol, replicas } of servers) {
-        const server = await serve([manifest(dir, variant, protocol)], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
-        try {
-          const [state] = await server.loaded();
-          if (!state.ready) {
-            throw new Error(`${variant} ${protocol} did not load: ${state.reason ?? ''}`);
-          }
-          const split = server.inference.models[0]?.replicaThreads ?? [cpus];
-          const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
-          const bodies = texts(16, 11).map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
-          const job = { port: server.port, path, bodies, ms: cellMs };
-          const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-          const elu0 = performance.eventLoopUtilization();
-          const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
-          const elu = performance.eventLoopUtilization(elu0);
-          const rate = many.requests / many.seconds;
-          const p50 = median(one.latenciesMs);
-          const serverCpuUs = (many.serverCores * many.seconds * 1e6) / many.requests;
-          // The raw batch-1 run of the same session shape: one replica's threads, or one session with all.
-          // A lone request runs on the latency session (all threads) when it was kept at load, else on a
-          // replica: both raw batch-1 times are shown, the difference is taken from the faster.
-          const latency = server.inference.models[0]?.latencyThreads;
-          const b1All = b1ms.get('spin off') ?? Number.NaN;
-          const b1Replica = split.length > 1 ? (b1ms.get(`${cpus}×1 replicas`) ?? Number.NaN) : Number.NaN;
-          const b1 = Number.isNaN(b1Replica) ? b1All : Math.min(b1All, b1Replica);
-          log(`  ${variant} ${label}: c=32 ${formatNumber(rate)} sentences/s on ${formatNumber(many.serverCores)} server cores (client ${formatNumber(many.clientCores)}), live p99 ${formatNumber(p99(many.liveMs))} ms; c=1 p50 ${formatNumber(p50)} ms`);
-          rows.push([
-            `${variant} ${label} (${split.length > 1 ? `${split.length} replicas × ${split[0]}${latency !== undefined ? ` + latency session × ${latency}` : ''}` : `1 session × ${split[0]}`})`,
-            `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
-            formatNumber(rate),
-            formatRatio(rate, best.rate),
-            formatNumber(many.serverCores),
-            formatNumber(many.clientCores),
-            formatNumber((elu.utilization * many.seconds * 1000) / many.requests),
-            formatNumber(serverCpuUs),
-            `${formatNumber(leanest.cpuUs)} (b${leanest.batch}, ${leanest.config})`,
-            formatRatio(leanest.cpuUs, serverCpuUs),
-            formatNumber(p99(many.liveMs)),
-            formatNumber(p50),
-            `${formatNumber(b1All)} / ${Number.isNaN(b1Replica) ? '–' : formatNumber(b1Replica)}`,
-            formatNumber(p50 - b1),
-          ]);
-        } finally {
-          await server.close();
-        }
+      // Rows run A B C C B A, each a fresh server, and are averaged: a trend over the run (load falling
+      // after other work, warm-up) otherwise reads as a difference between rows (RESULTS.md round 5).
+      const got = new Map<number, TokenCell[]>();
+      for (const i of [0, 1, 2, 2, 1, 0]) {
+        const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs);
+        log(`  ${variant} ${servers[i].label}: c=32 ${formatNumber(cell.rate)} sentences/s on ${formatNumber(cell.serverCores)} server cores (client ${formatNumber(cell.clientCores)}), live p99 ${formatNumber(cell.liveP99)} ms; c=1 p50 ${formatNumber(cell.p50)} ms`);
+        got.set(i, [...(got.get(i) ?? []), cell]);
       }
+      servers.forEach(({ label }, i) => {
+        const cells = got.get(i) ?? [];
+        const mean = (f: (c: TokenCell) => number) => cells.reduce((a, c) => a + f(c), 0) / cells.length;
+        const { split, latency } = cells[0];
+        const rate = mean((c) => c.rate);
+        const p50 = mean((c) => c.p50);
+        const serverCpuUs = mean((c) => c.serverCpuUs);
+        // The raw batch-1 run of the same session shape: one replica's threads, or one session with all.
+        // A lone request runs on the latency session (all threads) when it was kept at load, else on a
+        // replica: both raw batch-1 times are shown, the difference is taken from the faster.
+        const b1All = b1ms.get('spin off') ?? Number.NaN;
+        const b1Replica = split.length > 1 ? (b1ms.get(`${cpus}×1 replicas`) ?? Number.NaN) : Number.NaN;
+        const b1 = Number.isNaN(b1Replica) ? b1All : Math.min(b1All, b1Replica);
+        rows.push([
+          `${variant} ${label} (${split.length > 1 ? `${split.length} replicas × ${split[0]}${latency !== undefined ? ` + latency session × ${latency}` : ''}` : `1 session × ${split[0]}`})`,
+          `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
+          `${formatNumber(rate)} (${cells.map((c) => formatNumber(c.rate)).join(', ')})`,
+          formatRatio(rate, best.rate),
+          formatNumber(mean((c) => c.serverCores)),
+          formatNumber(mean((c) => c.clientCores)),
+          formatNumber(mean((c) => c.mainMsPerRequest)),
+          formatNumber(serverCpuUs),
+          `${formatNumber(leanest.cpuUs)} (b${leanest.batch}, ${leanest.config})`,
+          formatRatio(leanest.cpuUs, serverCpuUs),
+          formatNumber(Math.max(...cells.map((c) => c.liveP99))),
+          formatNumber(p50),
+          `${formatNumber(b1All)} / ${Number.isNaN(b1Replica) ? '–' : formatNumber(b1Replica)}`,
+          formatNumber(p50 - b1),
+        ]);
+      });
       const loadAfter = loadavg()[0];
       const busy = loadBefore > 0.5 * budget.affinity;
       const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s', 'server / limit', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms (all threads / 1 replica)', 'c=1 p50 − faster b1 ms'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms (all threads / 1 replica)', 'c=1 p50 − faster b1 ms'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size: one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
-          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
+          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: one batch-1 run at a time on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread replica (what a lone request runs on when the latency session was dropped at load); c=1 p50 is compared with the faster.`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
