@@ -60,6 +60,15 @@ function copyFeeds(feeds: Record<string, { type: string; dims: readonly number[]
   return out;
 }
 
+/** One in-process limit cell: a batch size on one configuration. */
+interface LimitCell {
+  batch: number;
+  config: string;
+  rate: number;
+  ms: number;
+  cpuUs: number;
+}
+
 /** One token server cell: concurrency 1 (p50), then 32 (throughput, cores, main-thread time, health p99). */
 interface TokenCell {
   rate: number;
@@ -126,39 +135,43 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       // and cut into batches of 1, 8 or 32 (the least padding any batching of these texts can have):
       // one session with every thread, spinning off and on; and one 1-thread session per CPU, each in
       // its own worker thread, taking the batches side by side. The best of them is the limit.
-      const b1ms = new Map<string, number>();
-      const limit: Array<{ batch: number; config: string; rate: number; ms: number; cpuUs: number }> = [];
-      const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
-      const configs = [
-        { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
-        { config: 'spin on', open: () => createSession(file, { intraOpThreads: cpus, spinning: true }) },
-        ...(cpus > 1 ? [{ config: `${cpus}×1 replicas`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 }) }] : []),
-      ];
-      for (const { config, open } of configs) {
-        const session = await open();
-        for (const batch of [1, 8, 32]) {
-          const feeds = Array.from({ length: mix.length / batch }, (_, k) => contenders.feeds(mix.slice(k * batch, (k + 1) * batch)));
-          // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
-          // once; replicas take them as they free up (one session runs them in turn).
-          const runAll = async (): Promise<void> => {
-            await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
-          };
-          const cpu0 = process.cpuUsage();
-          const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
-          const cpu = process.cpuUsage(cpu0);
-          // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
-          const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
-          limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
-          log(`  ${variant} raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
+      const measureLimit = async (): Promise<{ limit: LimitCell[]; b1ms: Map<string, number> }> => {
+        const b1ms = new Map<string, number>();
+        const limit: LimitCell[] = [];
+        const configs = [
+          { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
+          { config: 'spin on', open: () => createSession(file, { intraOpThreads: cpus, spinning: true }) },
+          ...(cpus > 1 ? [{ config: `${cpus}×1 replicas`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 }) }] : []),
+        ];
+        for (const { config, open } of configs) {
+          const session = await open();
+          for (const batch of [1, 8, 32]) {
+            const feeds = Array.from({ length: mix.length / batch }, (_, k) => contenders.feeds(mix.slice(k * batch, (k + 1) * batch)));
+            // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
+            // once; replicas take them as they free up (one session runs them in turn).
+            const runAll = async (): Promise<void> => {
+              await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
+            };
+            const cpu0 = process.cpuUsage();
+            const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
+            const cpu = process.cpuUsage(cpu0);
+            // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
+            const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
+            limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
+            log(`  ${variant} raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
+          }
+          // Batch-1 latency alone (one run at a time), for the concurrency-1 comparison.
+          const one = contenders.feeds([mix[mix.length / 2]]);
+          const lat = await measure(() => session.run(copyFeeds(one)), { warmup: 3, runs: 100, budgetMs: Math.min(cellMs, 1500), minRuns: 10 });
+          b1ms.set(config, lat.median);
+          await session.release();
         }
-        // Batch-1 latency alone (one run at a time), for the concurrency-1 comparison.
-        const one = contenders.feeds([mix[mix.length / 2]]);
-        const lat = await measure(() => session.run(copyFeeds(one)), { warmup: 3, runs: 100, budgetMs: Math.min(cellMs, 1500), minRuns: 10 });
-        b1ms.set(config, lat.median);
-        await session.release();
-      }
-      const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
-      const leanest = limit.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
+        return { limit, b1ms };
+      };
+      // The limit is measured before the server rows and again after them; each cell keeps its better
+      // pass (the limit is the best the machine did), so drift over the run cannot flatter the ratio.
+      const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
+      const first = await measureLimit();
       const rows: string[][] = [];
       const servers = [
         { label: 'V1', protocol: 'v1' as const, replicas: undefined },
@@ -173,6 +186,14 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
         log(`  ${variant} ${servers[i].label}: c=32 ${formatNumber(cell.rate)} sentences/s on ${formatNumber(cell.serverCores)} server cores (client ${formatNumber(cell.clientCores)}), live p99 ${formatNumber(cell.liveP99)} ms; c=1 p50 ${formatNumber(cell.p50)} ms`);
         got.set(i, [...(got.get(i) ?? []), cell]);
       }
+      const second = await measureLimit();
+      const limit = first.limit.map((a) => {
+        const b = second.limit.find((x) => x.batch === a.batch && x.config === a.config) ?? a;
+        return { batch: a.batch, config: a.config, rate: Math.max(a.rate, b.rate), ms: Math.min(a.ms, b.ms), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
+      });
+      const b1ms = new Map([...first.b1ms].map(([k, v]) => [k, Math.min(v, second.b1ms.get(k) ?? v)]));
+      const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
+      const leanest = limit.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
       servers.forEach(({ label }, i) => {
         const cells = got.get(i) ?? [];
         const mean = (f: (c: TokenCell) => number) => cells.reduce((a, c) => a + f(c), 0) / cells.length;
@@ -212,7 +233,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
-          `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size: one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
+          `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size, measured before and after the server rows (the better of the two per cell): one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
           `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: one batch-1 run at a time on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread replica (what a lone request runs on when the latency session was dropped at load); c=1 p50 is compared with the faster.`,
           `Machine: ${machineLine(machineInfo())}.`,
