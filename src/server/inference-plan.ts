@@ -54,9 +54,9 @@ export interface InferenceOptions {
 export const MAX_DEFAULT_REPLICAS = 4;
 
 /** Replicas of a model with `threads`, and the latency session when its replicas have fewer threads than it. */
-function replicaPlan(threads: number, options: InferenceOptions): Pick<ModelInference, 'replicaThreads' | 'latencyThreads'> {
-  const split = replicaThreads(threads, options.replicas ?? MAX_DEFAULT_REPLICAS);
-  const latency = options.latencySession !== false && split.length > 1 && Math.max(...split) < threads;
+function replicaPlan(threads: number, replicas: number, latencySession: boolean): Pick<ModelInference, 'replicaThreads' | 'latencyThreads'> {
+  const split = replicaThreads(threads, replicas);
+  const latency = latencySession && split.length > 1 && Math.max(...split) < threads;
   return { replicaThreads: split, ...(latency ? { latencyThreads: threads } : {}) };
 }
 
@@ -163,12 +163,11 @@ export function onnxVariant(isvc: InferenceService, config: RuntimeConfig, force
 }
 
 /** The service's own replica count (annotation), when valid; a bad one fails the service at load, not the plan. */
-function ownReplicas(s: PlannedService): Pick<InferenceOptions, 'replicas'> {
+function ownReplicas(s: PlannedService): number | undefined {
   try {
-    const n = serviceReplicas(s.isvc);
-    return n !== undefined ? { replicas: n } : {};
+    return serviceReplicas(s.isvc);
   } catch {
-    return {};
+    return undefined;
   }
 }
 
@@ -222,8 +221,8 @@ export function planInference(services: readonly PlannedService[], options: Infe
     const limit = limits[i];
     // Chronos-Bolt runs a few milliseconds of fixed cost per run: one session with all threads and large
     // merged calls served single-series load better than replicas did, so it gets replicas only when asked.
-    const asked = ownReplicas(s).replicas ?? options.replicas ?? (s.task === 'token_classification' ? undefined : 1);
-    const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], { ...options, ...(asked !== undefined ? { replicas: asked } : {}) }) : {};
+    const replicas = ownReplicas(s) ?? options.replicas ?? (s.task === 'token_classification' ? MAX_DEFAULT_REPLICAS : 1);
+    const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], replicas, options.latencySession !== false) : {};
     return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });
   return { threads: total, source: options.threads !== undefined ? 'option' : budget.source, cpus: budget, models, warnings };

@@ -231,17 +231,22 @@ export class ModelRegistry {
       onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
     };
     entry.model = model;
-    // On replicas, a call beside running ones waits (≤ maxWaitMs) until about as many items queue as each busy run holds.
+    // A model that says how many of its runs are idle (token classifier, Chronos-Bolt): a call beside
+    // running ones starts only while one is, and on replicas waits (≤ maxWaitMs) until about as many
+    // items queue as each busy run holds.
     const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
-    const balance = (spare: () => number) => (replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, spare) } : {});
+    const gated = (spare: () => number): BatcherOptions => ({
+      ...batching,
+      hasSpareCapacity: () => spare() > 0,
+      ...(replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, spare) } : {}),
+    });
     if (model.task === 'token_classification') {
       const spareRuns = model.spareRuns;
-      entry.tokens = createTokenRunner(entry.name, model, { ...batching, ...(spareRuns ? balance(spareRuns) : {}) });
+      entry.tokens = createTokenRunner(entry.name, model, spareRuns ? gated(spareRuns) : batching);
     } else if (model.model !== undefined) {
-      // A Chronos-Bolt model on session replicas says when one is idle: a second merged call starts only then.
       const inner = model.model;
-      const spare = inner.spareRuns !== undefined ? { hasSpareCapacity: () => (inner.spareRuns ?? 0) > 0, ...balance(() => inner.spareRuns ?? 0) } : {};
-      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, { ...batching, ...spare })) };
+      const options = inner.spareRuns !== undefined ? gated(() => inner.spareRuns ?? 0) : batching;
+      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, options)) };
     }
     setPhase(entry, 'ready', undefined);
   }

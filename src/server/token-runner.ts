@@ -39,11 +39,10 @@ export function createTokenRunner(name: string, model: TokenClassificationModel,
   const classIds =
     model.classIds ?? (async (texts: string[], call?: CallOptions) => unwrapV1(await model.predictor.predictV1({ instances: texts }, call), texts.length));
   // The signal aborts once every request of the call is gone: the classifier stops between chunks.
-  const spareRuns = model.spareRuns;
   const batcher = new Batcher<string, number[]>(
     // Each ORT run's texts are answered as it ends (`onClassIds`), not when the whole merged call does.
     (texts, signal, emit) => classIds(texts, { ...(signal ? { signal } : {}), ...(emit ? { onClassIds: emit } : {}) }),
-    spareRuns ? { ...options, hasSpareCapacity: () => spareRuns() > 0 } : options,
+    options,
   );
   return {
     batcher,
