@@ -87,6 +87,14 @@ async function boltLimit(o: ForecastLimitOptions, file: string): Promise<LimitPo
   return points;
 }
 
+/** Per batch size and config, the better of two limit passes. */
+function betterPasses(a: readonly LimitPoint[], b: readonly LimitPoint[]): LimitPoint[] {
+  return a.map((x) => {
+    const y = b.find((p) => p.batch === x.batch && p.config === x.config) ?? x;
+    return { batch: x.batch, config: x.config, rate: Math.max(x.rate, y.rate), ms: Math.min(x.ms, y.ms), cpuUs: Math.min(x.cpuUs, y.cpuUs) };
+  });
+}
+
 /** Theta's limit: its own predict on ready Float32Arrays, in-process on one thread. */
 async function thetaLimit(o: ForecastLimitOptions): Promise<LimitPoint[]> {
   const baseline = theta({ name: 'fc' });
@@ -154,7 +162,10 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
   const loadBefore = loadavg()[0];
   const dir = await cachedBoltRepo(o.shape);
   const rows: string[][] = [];
-  const limits = { bolt: await boltLimit(o, join(dir, 'onnx', 'model.onnx')), theta: await thetaLimit(o) };
+  const file = join(dir, 'onnx', 'model.onnx');
+  // The limit is measured before the server rows and again after them, each cell keeping its better pass
+  // (the limit is the best the machine did): drift over the run cannot flatter the ratio.
+  const first = { bolt: await boltLimit(o, file), theta: await thetaLimit(o) };
   const servers = [
     { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped (default)', replicas: undefined },
     { kind: 'bolt' as const, label: `Chronos-Bolt-shaped, --replicas ${o.threads}`, replicas: o.threads },
@@ -166,6 +177,8 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
   for (const i of order) {
     cells.set(i, [...(cells.get(i) ?? []), await measureServer(o, dir, servers[i])]);
   }
+  const second = { bolt: await boltLimit(o, file), theta: await thetaLimit(o) };
+  const limits = { bolt: betterPasses(first.bolt, second.bolt), theta: betterPasses(first.theta, second.theta) };
   servers.forEach(({ kind, label }, i) => {
     const limit = limits[kind];
     const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
@@ -202,7 +215,7 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${o.cpus} CPUs${busy ? ': busy machine, numbers noisy' : ''}.`,
-      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (one session with all threads by default, i.e. --replicas 1; with --replicas N one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once: one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX); the server runs it in worker threads (its share of the threads), series cut into chunks of 4–16 (up to 4 per worker).`,
+      `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (one session with all threads by default, i.e. --replicas 1; with --replicas N one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once, measured before and after the server rows (the better of the two per cell): one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX), also the better of two passes; the server runs it in worker threads (its share of the threads), series cut into chunks of 4–16 (up to 4 per worker).`,
       `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell), load generator in a child process, ${o.cellMs} ms per cell. The two Chronos-Bolt rows are measured in the order A B B A (a fresh server each time) and averaged, the passes in brackets: in a fixed order the later row gained 3–16%; cores, CPU µs and p50 are means, health p99 the worse pass.`,
     ],
   };

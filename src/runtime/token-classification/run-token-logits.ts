@@ -19,6 +19,10 @@ export interface BatchPlan {
   logitsName: string;
   /** Classes per token (last dimension of the logits). */
   numLabels: number;
+}
+
+/** What one {@link runTokenLogits} call adds to its {@link BatchPlan}. */
+export interface TokenRunCall {
   /** Cancels between runs. */
   signal?: AbortSignal;
   /** Called as each run's logits are ready (in run order), with the indices of `sequences` it covered. */
@@ -30,7 +34,16 @@ export interface BatchPlan {
  * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token).
  * Returns per sequence its own logits, float32 [tokens, numLabels] row-major (pad rows dropped).
  */
-export async function runTokenLogits(session: OrtSession, sequences: readonly number[][], plan: BatchPlan): Promise<Float32Array[]> {
+export async function runTokenLogits(session: OrtSession, sequences: readonly number[][], plan: BatchPlan, call: TokenRunCall = {}): Promise<Float32Array[]> {
+  if (sequences.length <= plan.maxBatchSize) {
+    // One run: no chunking, no run-ahead window (the common batch-1 call pays no plumbing).
+    if (call.signal?.aborted) {
+      throw new InferkitError('inference_failed', 'Inference aborted', { cause: call.signal.reason });
+    }
+    const logits = await runChunk(session, sequences, plan);
+    call.onChunk?.(sequences.map((_, i) => i), logits);
+    return logits;
+  }
   const order = sequences.map((_, i) => i);
   if (plan.sortByLength) {
     order.sort((a, b) => sequences[b].length - sequences[a].length);
@@ -52,11 +65,11 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
       chunk.forEach((i, k) => {
         out[i] = logits[k];
       });
-      plan.onChunk?.(chunk, logits);
+      call.onChunk?.(chunk, logits);
     },
     () => {
-      if (plan.signal?.aborted) {
-        throw new InferkitError('inference_failed', 'Inference aborted', { cause: plan.signal.reason });
+      if (call.signal?.aborted) {
+        throw new InferkitError('inference_failed', 'Inference aborted', { cause: call.signal.reason });
       }
     },
   );
@@ -67,15 +80,22 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
 export function tokenFeeds(seqs: readonly number[][], plan: Pick<BatchPlan, 'padId' | 'tokenTypeIds' | 'inputIdsName' | 'attentionMaskName' | 'tokenTypeIdsName'>): OrtFeeds {
   const batch = seqs.length;
   const width = Math.max(...seqs.map((s) => s.length));
-  const ids = new BigInt64Array(batch * width).fill(BigInt(plan.padId));
+  // Zero-filled: only a non-zero pad id is written, and only past each row's tokens (a BigInt fill of the
+  // whole array costs more than the rest of the tensor building on a short batch).
+  const ids = new BigInt64Array(batch * width);
   const mask = new BigInt64Array(batch * width);
-  seqs.forEach((s, b) => {
+  const pad = plan.padId === 0 ? undefined : BigInt(plan.padId);
+  for (let b = 0; b < batch; b++) {
+    const s = seqs[b];
     const row = b * width;
     for (let t = 0; t < s.length; t++) {
       ids[row + t] = BigInt(s[t]);
       mask[row + t] = 1n;
     }
-  });
+    if (pad !== undefined) {
+      ids.fill(pad, row + s.length, row + width);
+    }
+  }
   const shape = [batch, width];
   const feeds: OrtFeeds = { [plan.inputIdsName]: int64Tensor(ids, shape), [plan.attentionMaskName]: int64Tensor(mask, shape) };
   if (plan.tokenTypeIds) {
@@ -84,7 +104,7 @@ export function tokenFeeds(seqs: readonly number[][], plan: Pick<BatchPlan, 'pad
   return feeds;
 }
 
-async function runChunk(session: OrtSession, seqs: number[][], plan: BatchPlan): Promise<Float32Array[]> {
+async function runChunk(session: OrtSession, seqs: readonly number[][], plan: BatchPlan): Promise<Float32Array[]> {
   const batch = seqs.length;
   const width = Math.max(...seqs.map((s) => s.length));
   const feeds = tokenFeeds(seqs, plan);

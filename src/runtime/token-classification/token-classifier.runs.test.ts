@@ -33,6 +33,23 @@ describe('TokenClassifier runs', () => {
     expect(classIds[5]).toHaveLength(2);
   });
 
+  it('a call that fits one run is one run: it reports every text once and answers what texts alone answer', async () => {
+    await using c = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 32, disableLowerCase: true });
+    const seen: number[][] = [];
+    const { classIds } = await c.predictTokenIds(TEXTS, { onClassIds: (indices) => seen.push([...indices]) });
+    expect(seen).toEqual([TEXTS.map((_, i) => i)]);
+    for (const i of [0, 5, 16]) {
+      expect((await c.predictTokenIds([TEXTS[i]])).classIds[0]).toEqual(classIds[i]);
+    }
+    // An aborted call fails before the session runs, and the classifier still answers afterwards.
+    const ac = new AbortController();
+    ac.abort(new Error('client left'));
+    const before = c.stats().calls;
+    await expect(c.predictTokenIds(TEXTS, { signal: ac.signal })).rejects.toMatchObject({ code: 'inference_failed' });
+    expect(c.stats().calls).toBe(before);
+    expect((await c.predictTokenIds(TEXTS)).classIds).toEqual(classIds);
+  });
+
   it('session replicas in worker threads answer what one in-thread session answers', async () => {
     await using local = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 3, disableLowerCase: true });
     await using pooled = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 3, disableLowerCase: true, session: { worker: true, replicas: 2 } });

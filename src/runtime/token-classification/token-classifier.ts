@@ -98,7 +98,7 @@ export interface TokenClassifierParts {
   name: string;
   session: OrtSession;
   tokenizer: TextTokenizer;
-  plan: Omit<BatchPlan, 'signal'>;
+  plan: BatchPlan;
   info: TokenClassifierInfo;
 }
 
@@ -113,7 +113,7 @@ export class TokenClassifier implements Predictor {
   /** Labels, lower-casing and limits in effect. */
   readonly info: TokenClassifierInfo;
   readonly #tokenizer: TextTokenizer;
-  readonly #plan: Omit<BatchPlan, 'signal'>;
+  readonly #plan: BatchPlan;
   #session: OrtSession | undefined;
   readonly #stats: TokenClassifierStats = { calls: 0, texts: 0, tokens: 0, truncatedTexts: 0 };
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -243,19 +243,30 @@ export class TokenClassifier implements Predictor {
     // The synchronous tokenizer skips a promise hop; the native one runs on the libuv pool.
     const encoded = this.#tokenizer.encodeSync?.(texts, details) ?? (await this.#tokenizer.encode(texts, details));
     // Without special tokens an empty text has no tokens: its answer is empty, the model never sees it.
+    const plan = this.#plan;
+    const signal = options.signal;
+    if (encoded.every((e) => e.ids.length > 0)) {
+      const logits = await runTokenLogits(session, encoded.map((e) => e.ids), plan, { signal, onChunk: onLogits });
+      this.#count(texts.length, encoded);
+      return { encoded, logits };
+    }
     const live = encoded.flatMap((e, i) => (e.ids.length > 0 ? [i] : []));
     const onChunk = onLogits && ((chunk: readonly number[], logits: readonly Float32Array[]) => onLogits(chunk.map((k) => live[k]), logits));
-    const ran = live.length === 0 ? [] : await runTokenLogits(session, live.map((i) => encoded[i].ids), { ...this.#plan, signal: options.signal, onChunk });
+    const ran = live.length === 0 ? [] : await runTokenLogits(session, live.map((i) => encoded[i].ids), plan, { signal, onChunk });
     const logits: Float32Array[] = encoded.map(() => new Float32Array(0));
     live.forEach((i, k) => (logits[i] = ran[k]));
+    this.#count(texts.length, encoded);
+    return { encoded, logits };
+  }
+
+  #count(texts: number, encoded: readonly EncodedText[]): void {
     this.#stats.calls++;
-    this.#stats.texts += texts.length;
+    this.#stats.texts += texts;
     for (const e of encoded) {
       this.#stats.tokens += e.ids.length;
       if (e.truncated) {
         this.#stats.truncatedTexts++;
       }
     }
-    return { encoded, logits };
   }
 }
