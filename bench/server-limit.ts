@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InferenceService } from '../src/contract/inference-service.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
-import { createSession, tensorOf, type OrtFeeds } from '../src/runtime/ort.js';
+import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
@@ -80,9 +80,28 @@ interface TokenCell {
   liveP99: number;
   split: number[];
   latency: number | undefined;
+  /** Raw batch-1 median ms on the c=1 load's texts, measured right before that cell: one session with all threads, and one 1-thread session. */
+  b1All: number;
+  b1One: number;
 }
 
-async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number): Promise<TokenCell> {
+/** Raw sessions a lone request's batch-1 latency is compared with (in this thread, spinning off, as the server). */
+interface RawB1 {
+  /** One session with every thread (what the latency session or --replicas 1 runs). */
+  all: OrtSession;
+  /** One 1-thread session (what a lone request runs on when the latency session was dropped at load). */
+  one: OrtSession;
+  feeds: (texts: readonly string[]) => OrtFeeds;
+}
+
+/** Median ms of one batch-1 run on `session`, cycling through `texts` as the c=1 load does. */
+async function rawBatch1(session: OrtSession, feeds: readonly OrtFeeds[], budgetMs: number): Promise<number> {
+  let k = 0;
+  const m = await measure(() => session.run(feeds[k++ % feeds.length]), { warmup: feeds.length, runs: 400, budgetMs, minRuns: 2 * feeds.length });
+  return m.median;
+}
+
+async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1): Promise<TokenCell> {
   const server = await serve([isvc], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
   try {
     const [state] = await server.loaded();
@@ -90,8 +109,14 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
       throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
     }
     const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
-    const bodies = texts(16, 11).map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
+    const loadTexts = texts(16, 11);
+    const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
     const job = { port: server.port, path, bodies, ms: cellMs };
+    // The raw batch-1 latency on the same texts, right before the c=1 cell (the server idles meanwhile):
+    // the comparison sees the same lengths and the same moment of a drifting machine.
+    const rawFeeds = loadTexts.map((t) => raw.feeds([t]));
+    const b1All = await rawBatch1(raw.all, rawFeeds, Math.min(cellMs, 1500));
+    const b1One = await rawBatch1(raw.one, rawFeeds, Math.min(cellMs, 1500));
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
     const elu0 = performance.eventLoopUtilization();
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
@@ -106,6 +131,8 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
       liveP99: p99(many.liveMs),
       split: server.inference.models[0]?.replicaThreads ?? [cpus],
       latency: server.inference.models[0]?.latencyThreads,
+      b1All,
+      b1One,
     };
   } finally {
     await server.close();
@@ -135,8 +162,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       // and cut into batches of 1, 8 or 32 (the least padding any batching of these texts can have):
       // one session with every thread, spinning off and on; and one 1-thread session per CPU, each in
       // its own worker thread, taking the batches side by side. The best of them is the limit.
-      const measureLimit = async (): Promise<{ limit: LimitCell[]; b1ms: Map<string, number> }> => {
-        const b1ms = new Map<string, number>();
+      const measureLimit = async (): Promise<{ limit: LimitCell[] }> => {
         const limit: LimitCell[] = [];
         const configs = [
           { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
@@ -160,13 +186,9 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
             limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
             log(`  ${variant} raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
           }
-          // Batch-1 latency alone (one run at a time), for the concurrency-1 comparison.
-          const one = contenders.feeds([mix[mix.length / 2]]);
-          const lat = await measure(() => session.run(copyFeeds(one)), { warmup: 3, runs: 100, budgetMs: Math.min(cellMs, 1500), minRuns: 10 });
-          b1ms.set(config, lat.median);
           await session.release();
         }
-        return { limit, b1ms };
+        return { limit };
       };
       // The limit is measured before the server rows and again after them; each cell keeps its better
       // pass (the limit is the best the machine did), so drift over the run cannot flatter the ratio.
@@ -181,17 +203,19 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       // Rows run A B C C B A, each a fresh server, and are averaged: a trend over the run (load falling
       // after other work, warm-up) otherwise reads as a difference between rows (RESULTS.md round 5).
       const got = new Map<number, TokenCell[]>();
+      const lone: RawB1 = { all: await createSession(file, { intraOpThreads: cpus }), one: await createSession(file, { intraOpThreads: 1 }), feeds: contenders.feeds };
       for (const i of [0, 1, 2, 2, 1, 0]) {
-        const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs);
+        const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs, lone);
         log(`  ${variant} ${servers[i].label}: c=32 ${formatNumber(cell.rate)} sentences/s on ${formatNumber(cell.serverCores)} server cores (client ${formatNumber(cell.clientCores)}), live p99 ${formatNumber(cell.liveP99)} ms; c=1 p50 ${formatNumber(cell.p50)} ms`);
         got.set(i, [...(got.get(i) ?? []), cell]);
       }
+      await lone.all.release();
+      await lone.one.release();
       const second = await measureLimit();
       const limit = first.limit.map((a) => {
         const b = second.limit.find((x) => x.batch === a.batch && x.config === a.config) ?? a;
         return { batch: a.batch, config: a.config, rate: Math.max(a.rate, b.rate), ms: Math.min(a.ms, b.ms), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
       });
-      const b1ms = new Map([...first.b1ms].map(([k, v]) => [k, Math.min(v, second.b1ms.get(k) ?? v)]));
       const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
       const leanest = limit.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
       servers.forEach(({ label }, i) => {
@@ -201,12 +225,12 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
         const rate = mean((c) => c.rate);
         const p50 = mean((c) => c.p50);
         const serverCpuUs = mean((c) => c.serverCpuUs);
-        // The raw batch-1 run of the same session shape: one replica's threads, or one session with all.
         // A lone request runs on the latency session (all threads) when it was kept at load, else on a
-        // replica: both raw batch-1 times are shown, the difference is taken from the faster.
-        const b1All = b1ms.get('spin off') ?? Number.NaN;
-        const b1Replica = split.length > 1 ? (b1ms.get(`${cpus}×1 replicas`) ?? Number.NaN) : Number.NaN;
-        const b1 = Number.isNaN(b1Replica) ? b1All : Math.min(b1All, b1Replica);
+        // 1-thread replica (--replicas 1: one session with all threads): p50 is compared with the faster
+        // raw batch-1 of the two, measured on the same texts right before each c=1 cell.
+        const b1All = mean((c) => c.b1All);
+        const b1One = split.length > 1 ? mean((c) => c.b1One) : Number.NaN;
+        const overB1 = mean((c) => c.p50 - (split.length > 1 ? Math.min(c.b1All, c.b1One) : c.b1All));
         rows.push([
           `${variant} ${label} (${split.length > 1 ? `${split.length} replicas × ${split[0]}${latency !== undefined ? ` + latency session × ${latency}` : ''}` : `1 session × ${split[0]}`})`,
           `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
@@ -220,8 +244,8 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           formatRatio(leanest.cpuUs, serverCpuUs),
           formatNumber(Math.max(...cells.map((c) => c.liveP99))),
           formatNumber(p50),
-          `${formatNumber(b1All)} / ${Number.isNaN(b1Replica) ? '–' : formatNumber(b1Replica)}`,
-          formatNumber(p50 - b1),
+          `${formatNumber(b1All)} / ${Number.isNaN(b1One) ? '–' : formatNumber(b1One)}`,
+          formatNumber(overB1),
         ]);
       });
       const loadAfter = loadavg()[0];
@@ -229,13 +253,13 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms (all threads / 1 replica)', 'c=1 p50 − faster b1 ms'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size, measured before and after the server rows (the better of the two per cell): one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
           `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
-          `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: one batch-1 run at a time on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread replica (what a lone request runs on when the latency session was dropped at load); c=1 p50 is compared with the faster.`,
+          `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
       });
