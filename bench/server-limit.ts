@@ -17,6 +17,7 @@ import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
+import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
 import { forecastLimitTable } from './lib/forecast-limit.js';
@@ -83,6 +84,35 @@ interface TokenCell {
   /** Raw batch-1 median ms on the c=1 load's texts, measured right before that cell: one session with all threads, and one 1-thread session. */
   b1All: number;
   b1One: number;
+  /** Texts per merged model call during the c=32 cell (`inferkit_batch_size` from /metrics). */
+  perCall: number;
+}
+
+/** `inferkit_batch_size` sum and count of model `bert` from `/metrics`. */
+async function mergedCalls(port: number): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}\\{model="bert"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count') };
+}
+
+/**
+ * inferkit's own run path in this process, without HTTP: `runTokenLogits` (sorted by length, runs of at
+ * most 8 texts, run-ahead) on one 1-thread replica per CPU, fed `calls` overlapping calls that together
+ * hold the load's 32 texts: what the server's merged calls give its replicas at concurrency 32. Its gap to
+ * the limit is the batch composition (a merge sees only the texts queued at that moment); the server's gap
+ * to it is HTTP, JSON, tokenizing and the load generator.
+ */
+async function mergedPipeline(file: string, cpus: number, seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
+  const pool = await createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 });
+  const plan = { maxBatchSize: 8, sortByLength: true, padId: 0, tokenTypeIds: true, inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids', logitsName: 'logits', numLabels };
+  const per = Math.ceil(seqs.length / cpus);
+  const calls = Array.from({ length: cpus }, (_, k) => seqs.slice(k * per, (k + 1) * per));
+  try {
+    const m = await measure(() => Promise.all(calls.map((c) => runTokenLogits(pool, c, plan))), { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
+    return (seqs.length * 1000) / m.median;
+  } finally {
+    await pool.release();
+  }
 }
 
 /** Raw sessions a lone request's batch-1 latency is compared with (in this thread, spinning off, as the server). */
@@ -118,9 +148,11 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
     const b1All = await rawBatch1(raw.all, rawFeeds, Math.min(cellMs, 1500));
     const b1One = await rawBatch1(raw.one, rawFeeds, Math.min(cellMs, 1500));
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+    const calls0 = await mergedCalls(server.port);
     const elu0 = performance.eventLoopUtilization();
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
     const elu = performance.eventLoopUtilization(elu0);
+    const calls1 = await mergedCalls(server.port);
     return {
       rate: many.requests / many.seconds,
       p50: median(one.latenciesMs),
@@ -133,6 +165,7 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
       latency: server.inference.models[0]?.latencyThreads,
       b1All,
       b1One,
+      perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
     };
   } finally {
     await server.close();
@@ -194,6 +227,12 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       // pass (the limit is the best the machine did), so drift over the run cannot flatter the ratio.
       const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
       const first = await measureLimit();
+      // The load's 16 texts twice: the 32 a concurrency-32 load keeps in the server.
+      const loadSeqs = [...texts(16, 11), ...texts(16, 11)].map((t) => Array.from(contenders.feeds([t]).input_ids.data as BigInt64Array, Number));
+      const numLabels = Number((await contenders.raw.run(contenders.feeds([mix[0]]))).logits?.dims[2]);
+      const pipelineRate = async () => (cpus > 1 ? mergedPipeline(file, cpus, loadSeqs, numLabels, cellMs) : Number.NaN);
+      const pipelineFirst = await pipelineRate();
+      log(`  ${variant} same-merge pipeline: ${formatNumber(pipelineFirst)} sentences/s`);
       const rows: string[][] = [];
       const servers = [
         { label: 'V1', protocol: 'v1' as const, replicas: undefined },
@@ -212,6 +251,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       await lone.all.release();
       await lone.one.release();
       const second = await measureLimit();
+      const pipeline = Math.max(pipelineFirst, await pipelineRate());
       const limit = first.limit.map((a) => {
         const b = second.limit.find((x) => x.batch === a.batch && x.config === a.config) ?? a;
         return { batch: a.batch, config: a.config, rate: Math.max(a.rate, b.rate), ms: Math.min(a.ms, b.ms), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
@@ -236,6 +276,8 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
           `${formatNumber(rate)} (${cells.map((c) => formatNumber(c.rate)).join(', ')})`,
           formatRatio(rate, best.rate),
+          formatNumber(mean((c) => c.perCall)),
+          Number.isNaN(pipeline) ? '–' : `${formatNumber(pipeline)} (${formatRatio(rate, pipeline)})`,
           formatNumber(mean((c) => c.serverCores)),
           formatNumber(mean((c) => c.clientCores)),
           formatNumber(mean((c) => c.mainMsPerRequest)),
@@ -253,12 +295,13 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size, measured before and after the server rows (the better of the two per cell): one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
           `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
+          `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on ${cpus} one-thread replicas, fed ${cpus} overlapping calls that together hold the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
