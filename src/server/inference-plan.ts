@@ -3,6 +3,7 @@ import { InferkitError } from '../errors.js';
 import { baselineOf } from '../manifest/baseline-args.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import { availableCpus, parseCpuQuantity, planThreads, type CpuBudget } from '../runtime/cpu-budget.js';
+import { evenSizes } from '../runtime/even-sizes.js';
 import type { ServeTask } from './model-loader.js';
 
 /** Annotation that picks the ONNX graph of a token-classification service (KServe ignores it). */
@@ -62,8 +63,7 @@ function replicaPlan(threads: number, replicas: number, latencySession: boolean)
 
 /** `threads` shared out among `replicas` replicas (at most one per thread), the first ones getting the spare threads. */
 export function replicaThreads(threads: number, replicas: number): number[] {
-  const n = Math.max(1, Math.min(threads, replicas));
-  return Array.from({ length: n }, (_, i) => Math.floor(threads / n) + (i < threads % n ? 1 : 0));
+  return evenSizes(Math.max(1, threads), Math.max(1, replicas));
 }
 
 /** What one model runs with (shown in `/inferkit/v1/services` and the CLI's startup lines). */

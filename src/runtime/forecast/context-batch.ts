@@ -1,3 +1,5 @@
+import { evenSizes } from '../even-sizes.js';
+
 /** One model call's input: row-major float32 [rows, time] and the batch indices of its rows. */
 export interface ContextChunk {
   /** Batch index of each row. */
@@ -72,6 +74,5 @@ function chunkSizes(rows: number, cap: number, minChunks: number | undefined): n
   if (minChunks === undefined) {
     return Array.from({ length: Math.ceil(rows / cap) }, (_, k) => Math.min(cap, rows - k * cap));
   }
-  const count = Math.max(Math.ceil(rows / cap), Math.min(rows, Math.max(1, Math.floor(minChunks))));
-  return Array.from({ length: count }, (_, k) => Math.floor(rows / count) + (k < rows % count ? 1 : 0));
+  return evenSizes(rows, Math.max(Math.ceil(rows / cap), Math.floor(minChunks)));
 }

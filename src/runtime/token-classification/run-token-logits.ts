@@ -1,5 +1,6 @@
 import { InferkitError } from '../../errors.js';
 import { int64Tensor, type OrtFeeds, type OrtSession } from '../ort.js';
+import { evenSizes } from '../even-sizes.js';
 import { runAhead } from '../run-ahead.js';
 
 /** How {@link runTokenLogits} batches. */
@@ -49,12 +50,12 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
     order.sort((a, b) => sequences[b].length - sequences[a].length);
   }
   const out = new Array<Float32Array>(sequences.length);
-  // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1): a tiny last run costs
-  // nearly as much as a full one.
-  const size = Math.ceil(order.length / Math.ceil(order.length / plan.maxBatchSize));
+  // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1).
   const chunks: number[][] = [];
-  for (let start = 0; start < order.length; start += size) {
+  let start = 0;
+  for (const size of evenSizes(order.length, Math.ceil(order.length / plan.maxBatchSize))) {
     chunks.push(order.slice(start, start + size));
+    start += size;
   }
   // Runs ahead: chunk k+1 is built and handed to the session while chunk k runs (parallelRuns + 1 at most).
   await runAhead(

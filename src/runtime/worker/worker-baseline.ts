@@ -3,6 +3,7 @@ import type { Frequency } from '../../contract/enums.js';
 import { InferkitError, type InferkitErrorCode } from '../../errors.js';
 import { createBaseline, type BaselineSpec } from '../forecast/baseline-spec.js';
 import type { ForecastModel, ModelForecast, PredictOptions } from '../forecast/forecast-model.js';
+import { evenSizes } from '../even-sizes.js';
 import { buffersOf, type BaselineTask, type FromBaselineWorker } from './baseline-messages.js';
 import { workerEntry } from './worker-entry.js';
 
@@ -104,14 +105,15 @@ export class WorkerBaseline implements ForecastModel {
     // Up to 4 chunks per worker (so a long call balances across them), but not below MIN_CHUNK series
     // each: a message to a worker costs about what a few cheap series (Theta) do, so tiny chunks cost more than they spread.
     const chunks = Math.max(Math.ceil(batch.length / MAX_CHUNK), Math.min(4 * this.#slots.length, Math.ceil(batch.length / MIN_CHUNK)));
-    const size = Math.ceil(batch.length / chunks);
     const jobs: Job[] = [];
     const parts: Array<Promise<ModelForecast>> = [];
-    for (let start = 0; start < batch.length; start += size) {
+    let start = 0;
+    for (const size of evenSizes(batch.length, chunks)) {
       // Copies: the caller keeps its arrays; the copies' buffers move to the worker.
       const series = batch.slice(start, start + size).map((s) => Float32Array.from(s));
       const frequencies = opts.frequencies?.slice(start, start + size) as Frequency[] | undefined;
       parts.push(new Promise<ModelForecast>((resolve, reject) => jobs.push({ task: { series, horizon, ...(frequencies ? { frequencies } : {}) }, signal, resolve, reject })));
+      start += size;
     }
     this.#queue.push(...jobs);
     const settled = Promise.all(parts);
