@@ -1,5 +1,6 @@
 import type { EnvVar, InferenceService, Resources } from '../contract/inference-service.js';
 import { ValidationError } from '../errors.js';
+import { IMPLEMENTED_ARGS } from './implemented-args.js';
 import { parseRuntimeArgs, RUNTIME_FLAGS, type RuntimeArgs } from './parse-runtime-args.js';
 
 /** What a runtime serving an InferenceService needs, read from its predictor and args. */
@@ -41,14 +42,11 @@ export interface RuntimeConfig {
 }
 
 /**
- * Args inferkit reads that take a value. Given bare (`--max_length` last, or before another `--arg`)
+ * Args inferkit reads that take a value (every implemented arg but the flags). Given bare (`--max_length` last, or before another `--arg`)
  * KServe's argparse stops with "expected one argument"; inferkit refuses them too rather than serve
  * without the value.
  */
-const VALUE_ARGS: ReadonlySet<string> = new Set([
-  'model_name', 'model_id', 'model_revision', 'model_dir', 'task', 'backend', 'protocol', 'http_port',
-  'max_length', 'max_model_len', 'season', 'seasonal_periods', 'max_context', 'onnx_variant',
-]);
+const VALUE_ARGS: ReadonlySet<string> = new Set([...IMPLEMENTED_ARGS].filter((name) => !RUNTIME_FLAGS.has(name)));
 
 /**
  * Reads the runtime configuration of an InferenceService from its model or (first) container args.
