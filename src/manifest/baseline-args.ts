@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from './runtime-config.js';
+import type { RuntimeArgs } from './parse-runtime-args.js';
 
 /** The offline forecasting baselines a service can name by `--model_id`. */
 export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl';
@@ -44,7 +44,7 @@ export interface BaselineArgProblem {
  * silently serving without it: an arg its baseline does not take, any of them on a model that is no
  * baseline (`forecast: false` for a token-classification service), and MSTL's `--season` next to `--seasonal_periods` (the periods win). Empty when all is well.
  */
-export function baselineArgProblems(config: Pick<RuntimeConfig, 'modelId' | 'args'>, forecast = true): BaselineArgProblem[] {
+export function baselineArgProblems(config: { modelId?: string; args: RuntimeArgs }, forecast = true): BaselineArgProblem[] {
   const { values } = config.args;
   const baseline = forecast ? baselineOf(config.modelId) : undefined;
   const model = config.modelId === undefined ? 'this service\'s model' : `model "${config.modelId}"`;
