@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { InferkitError } from '../errors.js';
+import { availableCpus } from './cpu-budget.js';
 import { createWorkerSessionPool, type WorkerSessionPool } from './worker/session-pool.js';
 import { createWorkerSession } from './worker/worker-session.js';
 
@@ -36,6 +37,19 @@ export interface OrtSession {
   readonly idleRuns?: number;
   /** Keeps a replica pool's latency session only if it runs `feeds()` faster (see `WorkerSessionPool.tuneLatency`). */
   tuneLatency?(feeds: () => OrtFeeds): Promise<{ latencyMs: number; replicaMs: number; kept: boolean } | undefined>;
+}
+
+/**
+ * A model loader's session options: one session without a thread count gets every CPU this process may
+ * use (`availableCpus()`, cgroup quota included), not ORT's one thread; replicas and explicit counts are
+ * kept. Spinning stays off unless asked, so a busy machine degrades gracefully.
+ */
+export function withMachineThreads(options: SessionOptions = {}): SessionOptions {
+  const replicas = options.replicaThreads?.length ?? options.replicas ?? 1;
+  if (options.intraOpThreads !== undefined || replicas > 1) {
+    return options;
+  }
+  return { ...options, intraOpThreads: availableCpus().cpus };
 }
 
 /** Execution provider: `cpu` everywhere; `cuda` on machines with the CUDA EP libraries. */

@@ -1,6 +1,6 @@
 import type { ForecastRollout } from '../../contract/forecast.js';
 import { InferkitError } from '../../errors.js';
-import { createSession, float32Tensor, type OrtFeeds, type OrtSession, type SessionOptions } from '../ort.js';
+import { createSession, float32Tensor, withMachineThreads, type OrtFeeds, type OrtSession, type SessionOptions } from '../ort.js';
 import type { ChronosConfig } from './chronos-config.js';
 import { paddedLength, planContextChunks } from './context-batch.js';
 import type { ForecastModel, ModelForecast, PredictOptions } from './forecast-model.js';
@@ -14,7 +14,7 @@ export interface ChronosBoltOptions {
   batchSize?: number;
   /** Sort series by length before chunking to cut left padding. @default true */
   groupByLength?: boolean;
-  /** ONNX Runtime session options (threads, execution provider). */
+  /** ONNX Runtime session options (threads, execution provider). @default one session in this thread with every CPU the process may use (`availableCpus()`), spinning off */
   session?: SessionOptions;
   /**
    * Rollout beyond `prediction_length`: `quantiles` rolls out every quantile path and reduces the
@@ -44,7 +44,7 @@ export async function createChronosBolt(
   config: ChronosConfig,
   options: ChronosBoltOptions & { name: string },
 ): Promise<ForecastModel> {
-  const session = await createSession(model, options.session);
+  const session = await createSession(model, withMachineThreads(options.session));
   if (!session.inputNames.includes('context') || !session.outputNames.includes('quantile_preds')) {
     await session.release();
     throw new InferkitError(

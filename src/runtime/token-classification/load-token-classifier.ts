@@ -5,7 +5,7 @@ import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { builtinModels } from '../builtin-models.js';
-import { createSession, type OrtSession, type SessionOptions } from '../ort.js';
+import { createSession, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema } from './model-files.js';
 import { tokenFeeds } from './run-token-logits.js';
@@ -33,7 +33,7 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   maxBatchSize?: number;
   /** Batch texts of similar length together within a request (less padding). @default true */
   sortByLength?: boolean;
-  /** Threads, execution provider, graph optimisation. @default 1 intra-op thread, cpu */
+  /** Threads, execution provider, graph optimisation. @default one session in this thread with every CPU the process may use (`availableCpus()`), spinning off, cpu */
   session?: SessionOptions;
   /**
    * Run `onnx/model_quantized.onnx` instead of `onnx/model.onnx` (from the hub only that graph is
@@ -78,7 +78,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   const files = await findTokenClassFiles(where.dir, where.files, { quantized });
   const config = await readJsonFile(files.config, TokenClassConfigSchema);
   const tokenizer = await loadTextTokenizer(files, config, { ...options, addSpecialTokens: options.disableSpecialTokens !== true });
-  const session = await createSession(files.model, options.session);
+  const session = await createSession(files.model, withMachineThreads(options.session));
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);
