@@ -20,7 +20,7 @@ import { serve } from '../src/server/serve.js';
 import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
-import { forecastLimitTable } from './lib/forecast-limit.js';
+import { batchSizes, forecastLimitTable } from './lib/forecast-limit.js';
 import { BERT_BASE, BERT_SMALL, BOLT_SMALL, BOLT_TINY, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
 import { p99 } from './lib/load-client.js';
 import { runLoadInChild } from './lib/load-process.js';
@@ -88,13 +88,6 @@ interface TokenCell {
   perCall: number;
 }
 
-/** `inferkit_batch_size` sum and count of model `bert` from `/metrics`. */
-async function mergedCalls(port: number): Promise<{ sum: number; count: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name}\\{model="bert"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count') };
-}
-
 /**
  * inferkit's own run path in this process, without HTTP: `runTokenLogits` (sorted by length, runs of at
  * most 8 texts, run-ahead) on one 1-thread replica per CPU, fed `calls` overlapping calls that together
@@ -148,11 +141,11 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
     const b1All = await rawBatch1(raw.all, rawFeeds, Math.min(cellMs, 1500));
     const b1One = await rawBatch1(raw.one, rawFeeds, Math.min(cellMs, 1500));
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-    const calls0 = await mergedCalls(server.port);
+    const calls0 = await batchSizes(server.port, 'bert');
     const elu0 = performance.eventLoopUtilization();
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
     const elu = performance.eventLoopUtilization(elu0);
-    const calls1 = await mergedCalls(server.port);
+    const calls1 = await batchSizes(server.port, 'bert');
     return {
       rate: many.requests / many.seconds,
       p50: median(one.latenciesMs),

@@ -50,10 +50,10 @@ interface LimitPoint {
   cpuUs: number;
 }
 
-/** `inferkit_batch_size` sum and count of model `fc` from `/metrics` (merged forecast calls). */
-async function batchSizes(port: number): Promise<{ sum: number; count: number }> {
+/** `inferkit_batch_size` sum and count of `model` from a server's `/metrics` (items per merged model call). */
+export async function batchSizes(port: number, model: string): Promise<{ sum: number; count: number }> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name}\\{model="fc"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  const value = (name: string) => Number(new RegExp(`^${name}\\{model="${model}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count') };
 }
 
@@ -134,9 +134,9 @@ async function measureServer(o: ForecastLimitOptions, dir: string, cfg: { kind: 
     const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
     const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-    const calls0 = await batchSizes(server.port);
+    const calls0 = await batchSizes(server.port, 'fc');
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
-    const calls1 = await batchSizes(server.port);
+    const calls1 = await batchSizes(server.port, 'fc');
     return {
       rate: many.requests / many.seconds,
       perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
