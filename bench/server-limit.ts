@@ -17,6 +17,7 @@ import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
+import { evenSizes } from '../src/runtime/even-sizes.js';
 import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
@@ -98,8 +99,8 @@ interface TokenCell {
 async function mergedPipeline(file: string, cpus: number, seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
   const pool = await createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 });
   const plan = { maxBatchSize: 8, sortByLength: true, padId: 0, tokenTypeIds: true, inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids', logitsName: 'logits', numLabels };
-  const per = Math.ceil(seqs.length / cpus);
-  const calls = Array.from({ length: cpus }, (_, k) => seqs.slice(k * per, (k + 1) * per));
+  let from = 0;
+  const calls = evenSizes(seqs.length, cpus).map((n) => seqs.slice(from, (from += n)));
   try {
     const m = await measure(() => Promise.all(calls.map((c) => runTokenLogits(pool, c, plan))), { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
     return (seqs.length * 1000) / m.median;
@@ -236,13 +237,16 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       // after other work, warm-up) otherwise reads as a difference between rows (RESULTS.md round 5).
       const got = new Map<number, TokenCell[]>();
       const lone: RawB1 = { all: await createSession(file, { intraOpThreads: cpus }), one: await createSession(file, { intraOpThreads: 1 }), feeds: contenders.feeds };
-      for (const i of [0, 1, 2, 2, 1, 0]) {
-        const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs, lone);
-        log(`  ${variant} ${servers[i].label}: c=32 ${formatNumber(cell.rate)} sentences/s on ${formatNumber(cell.serverCores)} server cores (client ${formatNumber(cell.clientCores)}), live p99 ${formatNumber(cell.liveP99)} ms; c=1 p50 ${formatNumber(cell.p50)} ms`);
-        got.set(i, [...(got.get(i) ?? []), cell]);
+      try {
+        for (const i of [0, 1, 2, 2, 1, 0]) {
+          const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs, lone);
+          log(`  ${variant} ${servers[i].label}: c=32 ${formatNumber(cell.rate)} sentences/s on ${formatNumber(cell.serverCores)} server cores (client ${formatNumber(cell.clientCores)}), live p99 ${formatNumber(cell.liveP99)} ms; c=1 p50 ${formatNumber(cell.p50)} ms`);
+          got.set(i, [...(got.get(i) ?? []), cell]);
+        }
+      } finally {
+        await lone.all.release();
+        await lone.one.release();
       }
-      await lone.all.release();
-      await lone.one.release();
       const second = await measureLimit();
       const pipeline = Math.max(pipelineFirst, await pipelineRate());
       const limit = first.limit.map((a) => {

@@ -20,5 +20,6 @@ describe('evenSizes', () => {
     expect(evenSizes(3, 8)).toEqual([1, 1, 1]);
     expect(evenSizes(5, 0)).toEqual([5]);
     expect(evenSizes(0, 4)).toEqual([]);
+    expect(evenSizes(6, Number.NaN)).toEqual([6]);
   });
 });

@@ -14,5 +14,6 @@ describe('withMachineThreads (the model loaders\' session default)', () => {
     expect(withMachineThreads({ intraOpThreads: 1 })).toEqual({ intraOpThreads: 1 });
     expect(withMachineThreads({ worker: true, replicas: 2 })).toEqual({ worker: true, replicas: 2 });
     expect(withMachineThreads({ worker: true, replicaThreads: [1, 1] })).toEqual({ worker: true, replicaThreads: [1, 1] });
+    expect(withMachineThreads({ replicaThreads: [3] })).toMatchObject({ intraOpThreads: 3 });
   });
 });

@@ -49,6 +49,9 @@ export function withMachineThreads(options: SessionOptions = {}): SessionOptions
   if (options.intraOpThreads !== undefined || replicas > 1) {
     return options;
   }
+  if (options.replicaThreads?.length === 1) {
+    return { ...options, intraOpThreads: options.replicaThreads[0] };
+  }
   return { ...options, intraOpThreads: availableCpus().cpus };
 }
 

@@ -36,6 +36,9 @@ export interface TokenRunCall {
  * Returns per sequence its own logits, float32 [tokens, numLabels] row-major (pad rows dropped).
  */
 export async function runTokenLogits(session: OrtSession, sequences: readonly number[][], plan: BatchPlan, call: TokenRunCall = {}): Promise<Float32Array[]> {
+  if (sequences.length === 0) {
+    return [];
+  }
   if (sequences.length <= plan.maxBatchSize) {
     // One run: no chunking, no run-ahead window (the common batch-1 call pays no plumbing).
     if (call.signal?.aborted) {

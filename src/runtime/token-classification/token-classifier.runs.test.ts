@@ -41,6 +41,10 @@ describe('TokenClassifier runs', () => {
     for (const i of [0, 5, 16]) {
       expect((await c.predictTokenIds([TEXTS[i]])).classIds[0]).toEqual(classIds[i]);
     }
+    // No texts: empty answers, no run.
+    expect(await c.predictTokenIds([])).toEqual({ classIds: [], truncated: [] });
+    expect(await c.classify([])).toEqual([]);
+    expect((await c.predictV1({ instances: [] })).predictions).toEqual([]);
     // An aborted call fails before the session runs, and the classifier still answers afterwards.
     const ac = new AbortController();
     ac.abort(new Error('client left'));

@@ -245,7 +245,7 @@ export class TokenClassifier implements Predictor {
     // Without special tokens an empty text has no tokens: its answer is empty, the model never sees it.
     const plan = this.#plan;
     const signal = options.signal;
-    if (encoded.every((e) => e.ids.length > 0)) {
+    if (encoded.length > 0 && encoded.every((e) => e.ids.length > 0)) {
       const logits = await runTokenLogits(session, encoded.map((e) => e.ids), plan, { signal, onChunk: onLogits });
       this.#count(texts.length, encoded);
       return { encoded, logits };
