@@ -17,6 +17,8 @@ import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
+import { planInference } from '../src/server/inference-plan.js';
+import { runtimeConfig } from '../src/manifest/runtime-config.js';
 import { evenSizes } from '../src/runtime/even-sizes.js';
 import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
@@ -96,11 +98,11 @@ interface TokenCell {
  * the limit is the batch composition (a merge sees only the texts queued at that moment); the server's gap
  * to it is HTTP, JSON, tokenizing and the load generator.
  */
-async function mergedPipeline(file: string, cpus: number, seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
-  const pool = await createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 });
+async function mergedPipeline(file: string, split: readonly number[], seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
+  const pool = await createSession(file, { worker: true, replicaThreads: split });
   const plan = { maxBatchSize: 8, sortByLength: true, padId: 0, tokenTypeIds: true, inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids', logitsName: 'logits', numLabels };
   let from = 0;
-  const calls = evenSizes(seqs.length, cpus).map((n) => seqs.slice(from, (from += n)));
+  const calls = evenSizes(seqs.length, split.length).map((n) => seqs.slice(from, (from += n)));
   try {
     const m = await measure(() => Promise.all(calls.map((c) => runTokenLogits(pool, c, plan))), { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
     return (seqs.length * 1000) / m.median;
@@ -224,7 +226,10 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       // The load's 16 texts twice: the 32 a concurrency-32 load keeps in the server.
       const loadSeqs = [...texts(16, 11), ...texts(16, 11)].map((t) => Array.from(contenders.feeds([t]).input_ids.data as BigInt64Array, Number));
       const numLabels = Number((await contenders.raw.run(contenders.feeds([mix[0]]))).logits?.dims[2]);
-      const pipelineRate = async () => (cpus > 1 ? mergedPipeline(file, cpus, loadSeqs, numLabels, cellMs) : Number.NaN);
+      // The replicas the server plans for this model (one per thread, at most 4 unasked).
+      const config = runtimeConfig(manifest(dir, variant, 'v1'));
+      const split = planInference([{ isvc: manifest(dir, variant, 'v1'), config, task: 'token_classification' }], { threads: cpus }).models[0]?.replicaThreads ?? [cpus];
+      const pipelineRate = async () => (split.length > 1 ? mergedPipeline(file, split, loadSeqs, numLabels, cellMs) : Number.NaN);
       const pipelineFirst = await pipelineRate();
       log(`  ${variant} same-merge pipeline: ${formatNumber(pipelineFirst)} sentences/s`);
       const rows: string[][] = [];
@@ -298,7 +303,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size, measured before and after the server rows (the better of the two per cell): one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
           `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
-          `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on ${cpus} one-thread replicas, fed ${cpus} overlapping calls that together hold the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
+          `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on the replicas the server plans (${split.join(' + ')} threads), fed one overlapping call per replica, together holding the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
