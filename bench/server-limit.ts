@@ -19,7 +19,7 @@ import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
 import { planInference } from '../src/server/inference-plan.js';
 import { runtimeConfig } from '../src/manifest/runtime-config.js';
-import { evenSizes } from '../src/runtime/even-sizes.js';
+import { evenSizes, slicesOf } from '../src/runtime/even-sizes.js';
 import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
@@ -93,16 +93,15 @@ interface TokenCell {
 
 /**
  * inferkit's own run path in this process, without HTTP: `runTokenLogits` (sorted by length, runs of at
- * most 8 texts, run-ahead) on one 1-thread replica per CPU, fed `calls` overlapping calls that together
- * hold the load's 32 texts: what the server's merged calls give its replicas at concurrency 32. Its gap to
+ * most 8 texts, run-ahead) on the replicas the server plans (`split`), fed one overlapping call per replica,
+ * together holding the load's 32 texts: what the server's merged calls give its replicas at concurrency 32. Its gap to
  * the limit is the batch composition (a merge sees only the texts queued at that moment); the server's gap
  * to it is HTTP, JSON, tokenizing and the load generator.
  */
 async function mergedPipeline(file: string, split: readonly number[], seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
   const pool = await createSession(file, { worker: true, replicaThreads: split });
   const plan = { maxBatchSize: 8, sortByLength: true, padId: 0, tokenTypeIds: true, inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids', logitsName: 'logits', numLabels };
-  let from = 0;
-  const calls = evenSizes(seqs.length, split.length).map((n) => seqs.slice(from, (from += n)));
+  const calls = slicesOf(seqs, evenSizes(seqs.length, split.length));
   try {
     const m = await measure(() => Promise.all(calls.map((c) => runTokenLogits(pool, c, plan))), { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
     return (seqs.length * 1000) / m.median;

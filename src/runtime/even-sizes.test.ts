@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evenSizes } from './even-sizes.js';
+import { evenSizes, slicesOf } from './even-sizes.js';
 
 describe('evenSizes', () => {
   it('cuts into parts differing by one at most, larger first, covering every item once', () => {
@@ -21,5 +21,14 @@ describe('evenSizes', () => {
     expect(evenSizes(5, 0)).toEqual([5]);
     expect(evenSizes(0, 4)).toEqual([]);
     expect(evenSizes(6, Number.NaN)).toEqual([6]);
+  });
+
+  it('slicesOf cuts items into consecutive slices of the given sizes, in order', () => {
+    const items = Array.from({ length: 17 }, (_, i) => i);
+    const parts = slicesOf(items, evenSizes(items.length, 3));
+    expect(parts.map((p) => p.length)).toEqual([6, 6, 5]);
+    expect(parts.flat()).toEqual(items);
+    expect(slicesOf(['a', 'b', 'c'], [2])).toEqual([['a', 'b']]);
+    expect(slicesOf([], [])).toEqual([]);
   });
 });

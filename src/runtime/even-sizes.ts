@@ -10,3 +10,9 @@ export function evenSizes(total: number, parts: number): number[] {
   const n = Math.max(1, Math.min(total, Number.isFinite(parts) ? Math.floor(parts) : 1));
   return Array.from({ length: n }, (_, k) => Math.floor(total / n) + (k < total % n ? 1 : 0));
 }
+
+/** `items` cut into consecutive slices of `sizes` (e.g. {@link evenSizes}); items past their sum are left out. */
+export function slicesOf<T>(items: readonly T[], sizes: readonly number[]): T[][] {
+  let start = 0;
+  return sizes.map((n) => items.slice(start, (start += n)));
+}

@@ -1,4 +1,4 @@
-import { evenSizes } from '../even-sizes.js';
+import { evenSizes, slicesOf } from '../even-sizes.js';
 
 /** One model call's input: row-major float32 [rows, time] and the batch indices of its rows. */
 export interface ContextChunk {
@@ -49,11 +49,7 @@ export function planContextChunks(batch: readonly Float32Array[], options: Conte
   if (options.groupByLength ?? true) {
     order.sort((a, b) => len[a] - len[b] || a - b);
   }
-  const chunks: ContextChunk[] = [];
-  let start = 0;
-  for (const size of chunkSizes(batch.length, Math.max(1, options.batchSize ?? 64), options.minChunks)) {
-    const indices = order.slice(start, start + size);
-    start += size;
+  return slicesOf(order, chunkSizes(batch.length, Math.max(1, options.batchSize ?? 64), options.minChunks)).map((indices) => {
     const time = Math.max(...indices.map((i) => len[i]));
     const data = new Float32Array(indices.length * time).fill(Number.NaN);
     indices.forEach((bi, row) => {
@@ -61,9 +57,8 @@ export function planContextChunks(batch: readonly Float32Array[], options: Conte
       const used = Math.min(s.length, options.contextLength);
       data.set(s.subarray(s.length - used), row * time + (time - used));
     });
-    chunks.push({ indices, time, data });
-  }
-  return chunks;
+    return { indices, time, data };
+  });
 }
 
 /**

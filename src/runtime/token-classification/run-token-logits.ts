@@ -1,6 +1,6 @@
 import { InferkitError } from '../../errors.js';
 import { int64Tensor, type OrtFeeds, type OrtSession } from '../ort.js';
-import { evenSizes } from '../even-sizes.js';
+import { evenSizes, slicesOf } from '../even-sizes.js';
 import { runAhead } from '../run-ahead.js';
 
 /** How {@link runTokenLogits} batches. */
@@ -41,9 +41,7 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
   }
   if (sequences.length <= plan.maxBatchSize) {
     // One run: no chunking, no run-ahead window (the common batch-1 call pays no plumbing).
-    if (call.signal?.aborted) {
-      throw new InferkitError('inference_failed', 'Inference aborted', { cause: call.signal.reason });
-    }
+    throwIfAborted(call.signal);
     const logits = await runChunk(session, sequences, plan);
     call.onChunk?.(sequences.map((_, i) => i), logits);
     return logits;
@@ -54,12 +52,7 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
   }
   const out = new Array<Float32Array>(sequences.length);
   // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1).
-  const chunks: number[][] = [];
-  let start = 0;
-  for (const size of evenSizes(order.length, Math.ceil(order.length / plan.maxBatchSize))) {
-    chunks.push(order.slice(start, start + size));
-    start += size;
-  }
+  const chunks = slicesOf(order, evenSizes(order.length, Math.ceil(order.length / plan.maxBatchSize)));
   // Runs ahead: chunk k+1 is built and handed to the session while chunk k runs (parallelRuns + 1 at most).
   await runAhead(
     chunks,
@@ -71,13 +64,16 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
       });
       call.onChunk?.(chunk, logits);
     },
-    () => {
-      if (call.signal?.aborted) {
-        throw new InferkitError('inference_failed', 'Inference aborted', { cause: call.signal.reason });
-      }
-    },
+    () => throwIfAborted(call.signal),
   );
   return out;
+}
+
+/** Throws `inference_failed` ("Inference aborted", the signal's reason as cause) once `signal` has aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new InferkitError('inference_failed', 'Inference aborted', { cause: signal.reason });
+  }
 }
 
 /** Right-padded `input_ids`, `attention_mask` (and zero `token_type_ids`) for `seqs`: `[batch, longest]` int64. */

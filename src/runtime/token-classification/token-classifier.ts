@@ -6,7 +6,7 @@ import type { OrtSession } from '../ort.js';
 import { groupEntities, type AggregationStrategy, type Entity } from './group-entities.js';
 import { offsetMappingTensor, textsFromV2Request, toV1Response, toV1ScoresResponse, toV2Response, tokenClassMetadata, type V1OutputKind } from './kserve-outputs.js';
 import type { EncodedText, LowerCaseSource, MaxLengthSource, TextTokenizer, TokenizerEngine } from './load-text-tokenizer.js';
-import { argmaxPerToken, runTokenLogits, softmaxPerToken, type BatchPlan } from './run-token-logits.js';
+import { argmaxPerToken, runTokenLogits, softmaxPerToken, throwIfAborted, type BatchPlan } from './run-token-logits.js';
 
 /** Class ids per token for each text, and which texts were cut at `maxLength`. */
 export interface TokenIdsResult {
@@ -237,22 +237,20 @@ export class TokenClassifier implements Predictor {
   }
 
   async #runOn(session: OrtSession, texts: readonly string[], details: boolean, options: CallOptions, onLogits?: ChunkLogits): Promise<RunOutput> {
-    if (options.signal?.aborted) {
-      throw new InferkitError('inference_failed', 'Inference aborted', { cause: options.signal.reason });
-    }
+    throwIfAborted(options.signal);
     // The synchronous tokenizer skips a promise hop; the native one runs on the libuv pool.
     const encoded = this.#tokenizer.encodeSync?.(texts, details) ?? (await this.#tokenizer.encode(texts, details));
     // Without special tokens an empty text has no tokens: its answer is empty, the model never sees it.
     const plan = this.#plan;
     const signal = options.signal;
-    if (encoded.length > 0 && encoded.every((e) => e.ids.length > 0)) {
+    if (encoded.every((e) => e.ids.length > 0)) {
       const logits = await runTokenLogits(session, encoded.map((e) => e.ids), plan, { signal, onChunk: onLogits });
       this.#count(texts.length, encoded);
       return { encoded, logits };
     }
     const live = encoded.flatMap((e, i) => (e.ids.length > 0 ? [i] : []));
     const onChunk = onLogits && ((chunk: readonly number[], logits: readonly Float32Array[]) => onLogits(chunk.map((k) => live[k]), logits));
-    const ran = live.length === 0 ? [] : await runTokenLogits(session, live.map((i) => encoded[i].ids), plan, { signal, onChunk });
+    const ran = await runTokenLogits(session, live.map((i) => encoded[i].ids), plan, { signal, onChunk });
     const logits: Float32Array[] = encoded.map(() => new Float32Array(0));
     live.forEach((i, k) => (logits[i] = ran[k]));
     this.#count(texts.length, encoded);

@@ -3,7 +3,7 @@ import type { Frequency } from '../../contract/enums.js';
 import { InferkitError, type InferkitErrorCode } from '../../errors.js';
 import { createBaseline, type BaselineSpec } from '../forecast/baseline-spec.js';
 import type { ForecastModel, ModelForecast, PredictOptions } from '../forecast/forecast-model.js';
-import { evenSizes } from '../even-sizes.js';
+import { evenSizes, slicesOf } from '../even-sizes.js';
 import { buffersOf, type BaselineTask, type FromBaselineWorker } from './baseline-messages.js';
 import { workerEntry } from './worker-entry.js';
 
@@ -107,14 +107,14 @@ export class WorkerBaseline implements ForecastModel {
     const chunks = Math.max(Math.ceil(batch.length / MAX_CHUNK), Math.min(4 * this.#slots.length, Math.ceil(batch.length / MIN_CHUNK)));
     const jobs: Job[] = [];
     const parts: Array<Promise<ModelForecast>> = [];
-    let start = 0;
-    for (const size of evenSizes(batch.length, chunks)) {
+    const sizes = evenSizes(batch.length, chunks);
+    const frequencyParts = opts.frequencies && slicesOf(opts.frequencies, sizes);
+    slicesOf(batch, sizes).forEach((part, k) => {
       // Copies: the caller keeps its arrays; the copies' buffers move to the worker.
-      const series = batch.slice(start, start + size).map((s) => Float32Array.from(s));
-      const frequencies = opts.frequencies?.slice(start, start + size) as Frequency[] | undefined;
+      const series = part.map((s) => Float32Array.from(s));
+      const frequencies = frequencyParts?.[k] as Frequency[] | undefined;
       parts.push(new Promise<ModelForecast>((resolve, reject) => jobs.push({ task: { series, horizon, ...(frequencies ? { frequencies } : {}) }, signal, resolve, reject })));
-      start += size;
-    }
+    });
     this.#queue.push(...jobs);
     const settled = Promise.all(parts);
     let onAbort: (() => void) | undefined;
