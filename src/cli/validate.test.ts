@@ -114,6 +114,45 @@ spec:
     ]);
   });
 
+  it('says before any download what inferkit serve would refuse (errors) and ignore (warnings), quoting no value', async () => {
+    const svc = (name: string, args: string, annotations = '') => `apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: ${name}${annotations}
+spec:
+  predictor:
+    model:
+      modelFormat:
+        name: huggingface
+      args: [${args}]
+`;
+    const file = join(dir, 'serve-checks.yaml');
+    await writeFile(file, [
+      svc('typo', '--model_id=o/m, --task=tokn_classification'),
+      svc('int8-forecast', '--model_id=amazon/chronos-bolt-small, --onnx_variant=quantized'),
+      svc('replicas', '--model_id=o/m', '\n  annotations:\n    serving.inferkit.dev/replicas: "two"\n    serving.inferkit.dev/onnx-variant: int4'),
+      svc('alias', '--model_id=o/m, --task=ner, --dtype=float16'),
+      svc('kserve-only', '--model_id=o/m, --task=Fill_Mask'),
+      svc('token-arg-on-forecast', '--model_id=theta, --disable_lower_case'),
+    ].join('---\n'));
+    const r = await runCli(['validate', file]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.replaceAll(dir, 'DIR').trim().split('\n');
+    const at = (i: number, rest = 'spec.predictor.model.args') => `DIR/serve-checks.yaml: documents[${i}].${rest}: `;
+    expect(lines).toEqual([
+      `${at(0)}--task names a task neither KServe's Hugging Face runtime nor inferkit has; expected one of table_question_answering, question_answering, `
+      + 'token_classification, sequence_classification, fill_mask, text_generation, text2text_generation, multiple_choice, text_embedding, time_series_forecast',
+      `${at(1)}--onnx_variant is used only by token-classification models (an int8 graph); forecast models have no such variant: remove the arg`,
+      `${at(2, 'metadata.annotations["serving.inferkit.dev/replicas"]')}annotation serving.inferkit.dev/replicas: expected a positive integer (session replicas)`,
+      `${at(2, 'metadata.annotations["serving.inferkit.dev/onnx-variant"]')}annotation serving.inferkit.dev/onnx-variant: expected "quantized" (onnx/model_quantized.onnx) or "default" (onnx/model.onnx)`,
+      `DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: --task is an inferkit alias that KServe's runtime does not accept: write --task=token_classification so the manifest also deploys to a cluster`,
+      'DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: runtime arg --dtype is not implemented by inferkit and was ignored',
+      `DIR/serve-checks.yaml: warning: documents[4].spec.predictor.model.args: --task=fill_mask is served by KServe's runtime but not by inferkit serve (it serves token_classification and time_series_forecast): the service will fail there`,
+      'DIR/serve-checks.yaml: warning: documents[5].spec.predictor.model.args: runtime arg --disable_lower_case applies to token classification only and was ignored by this forecasting model',
+    ]);
+    expect(r.stdout).not.toMatch(/"two"|int4|tokn/);
+  });
+
   it('exits 0 on the shipped examples', async () => {
     const ok = await runCli(['validate', 'examples/token-classification.yaml', 'examples/token-classification-v2.yaml',
       'examples/forecast.yaml', 'examples/container-form.yaml', 'examples/gated-model.yaml']);

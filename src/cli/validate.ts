@@ -49,10 +49,10 @@ async function validateFile(file: string, allowInlineSecrets: boolean): Promise<
     if (r.count === 0) {
       return [{ ok: false, text: 'no documents' }];
     }
-    if (r.errors.length > 0) {
-      return r.errors.map((i) => ({ ok: false, text: i.path ? `${i.path}: ${i.message}` : i.message }));
-    }
     const warnings = r.warnings.map((i) => ({ ok: true, text: `warning: ${i.path}: ${i.message}` }));
+    if (r.errors.length > 0) {
+      return [...r.errors.map((i) => ({ ok: false, text: i.path ? `${i.path}: ${i.message}` : i.message })), ...warnings];
+    }
     return [...warnings, { ok: true, text: `ok (${r.count} ${r.count === 1 ? 'document' : 'documents'})` }];
   } catch (e) {
     if (isInferkitError(e)) {

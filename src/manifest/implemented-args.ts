@@ -4,7 +4,7 @@ import { BASELINE_ARGS } from './baseline-args.js';
  * KServe's tokenizer and output args: only token-classification models use them. KServe accepts them on
  * a forecasting service too and ignores them there, so inferkit does not fail such a service (a KServe
  * manifest keeps loading) but warns that they were ignored. inferkit's own args that a model would not
- * use fail its load instead (`refuseUnusedArgs` in default-loaders.ts): no KServe manifest carries them.
+ * use fail its load instead (`unusedArgProblems` in serve-checks.ts): no KServe manifest carries them.
  */
 export const TOKEN_CLASSIFICATION_ARGS: ReadonlySet<string> = new Set([
   'disable_lower_case',

@@ -1,12 +1,12 @@
 import { formatPath } from '../contract/parse.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { baselineArgProblems } from './baseline-args.js';
 import { findInlineSecrets } from './find-inline-secrets.js';
 import { checkSchema } from './kserve-crd/check-schema.js';
 import { secretSchema } from './kserve-crd/core-v1-schemas.js';
 import type { StructuralSchema } from './kserve-crd/structural-schema.js';
 import { parseYamlDocuments, validateDocument, type ManifestDocument } from './manifest-yaml.js';
 import { runtimeConfig } from './runtime-config.js';
+import { serveChecks, type ServeFinding } from './serve-checks.js';
 
 /** Options of {@link validateManifest}. */
 export interface ValidateManifestOptions {
@@ -28,8 +28,10 @@ export interface ManifestValidation {
 
 /**
  * Checks multi-document manifest YAML as `kubectl apply --validate=strict` and KServe would: the YAML
- * syntax, inferkit's contract (kind, name rule, protocolVersion, quantities) and runtime args (also
- * inferkit's baseline args on a model that would not use them, see `baselineArgProblems`), then
+ * syntax, inferkit's contract (kind, name rule, protocolVersion, quantities) and runtime args, what
+ * `inferkit serve` would refuse or warn about from the manifest alone (`serveChecks`: a `--task` neither
+ * server knows, inferkit's args a model would not use, bad `serving.inferkit.dev/*` annotations; args
+ * it ignores and tasks only one server takes are warnings), then
  * KServe's InferenceService CRD schema (core/v1 for Secrets), where unknown fields are errors with a
  * "did you mean" hint, and finally credentials written in clear into `env[].value`. Loads the CRD
  * schema on first use. Never quotes a value in a message. Unlike {@link fromYaml} it does not throw on
@@ -46,7 +48,9 @@ export async function validateManifest(text: string, options: ValidateManifestOp
     }
     const { value, index } = entry;
     const contract = validateDocument(value, index);
-    const issues = 'issues' in contract ? [...contract.issues] : runtimeIssues(contract.doc, index);
+    const runtime = 'issues' in contract ? { errors: [...contract.issues], warnings: [] } : runtimeIssues(contract.doc, index);
+    const issues = runtime.errors;
+    result.warnings.push(...runtime.warnings);
     const kind = (value as { kind?: unknown }).kind;
     const schema = kind === 'InferenceService' ? isvcSchema : kind === 'Secret' ? secretSchema : undefined;
     if (schema && typeof value === 'object') {
@@ -75,19 +79,22 @@ export async function parseManifest(text: string, options: ValidateManifestOptio
   return r.documents;
 }
 
-function runtimeIssues(doc: ManifestDocument, index: number): ValidationIssue[] {
+function runtimeIssues(doc: ManifestDocument, index: number): { errors: ValidationIssue[]; warnings: ValidationIssue[] } {
   if (doc.kind !== 'InferenceService') {
-    return [];
+    return { errors: [], warnings: [] };
   }
+  const at = formatPath(['documents', index]);
   try {
     const config = runtimeConfig(doc);
-    const argsPath = `${formatPath(['documents', index])}.spec.predictor.${config.form === 'model' ? 'model' : 'containers[0]'}.args`;
-    return baselineArgProblems(config).map((p) => ({ path: argsPath, message: p.message }));
+    const argsPath = `${at}.spec.predictor.${config.form === 'model' ? 'model' : 'containers[0]'}.args`;
+    const { errors, warnings } = serveChecks(doc, config);
+    const issue = (f: ServeFinding): ValidationIssue => ({ path: f.at === 'args' ? argsPath : formatPath(['documents', index, 'metadata', 'annotations', f.at]), message: f.message });
+    return { errors: errors.map(issue), warnings: warnings.map(issue) };
   } catch (e) {
     if (!(e instanceof ValidationError)) {
       throw e;
     }
-    return e.issues.map((i) => ({ path: `${formatPath(['documents', index])}.${i.path}`, message: i.message }));
+    return { errors: e.issues.map((i) => ({ path: `${at}.${i.path}`, message: i.message })), warnings: [] };
   }
 }
 

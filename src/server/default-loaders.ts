@@ -1,6 +1,7 @@
 import type { ResolveModelOptions } from '../hub/types.js';
 import { InferkitError } from '../errors.js';
-import { baselineArgProblems, baselineOf } from '../manifest/baseline-args.js';
+import { baselineOf } from '../manifest/baseline-args.js';
+import { unusedArgProblems } from '../manifest/serve-checks.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { SessionOptions } from '../runtime/ort.js';
@@ -12,7 +13,8 @@ import { startWorkerBaseline } from '../runtime/worker/worker-baseline.js';
 import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
 import { builtinModels } from './builtin-models.js';
-import { onnxVariant, type ModelInference } from './inference-plan.js';
+import { onnxVariant } from '../manifest/serving-annotations.js';
+import type { ModelInference } from './inference-plan.js';
 import type { ForecastServedModel, ModelLoaders, ServeTask, TokenClassificationModel } from './model-loader.js';
 
 /** Options of {@link defaultLoaders}: where models come from and how they run. */
@@ -59,15 +61,12 @@ function baselineSpec(kind: BaselineKind, { name, season, periods, maxContext }:
 }
 
 /**
- * Fails the load (`config`, naming the arg) when the service carries a baseline arg its model does not
- * use (`baselineArgProblems`: `--seasonal_periods` on theta, `--season` on Chronos-Bolt or a token
- * classifier…), and `--onnx_variant` on a forecast service: a user who sets one expects an effect.
+ * Fails the load (`config`, naming the arg) when the service carries one of inferkit's args its model
+ * would not use (`unusedArgProblems`: `--seasonal_periods` on theta, `--season` on Chronos-Bolt or a
+ * token classifier, `--onnx_variant` on a forecast service…): a user who sets one expects an effect.
  */
 function refuseUnusedArgs(config: RuntimeConfig, task: ServeTask): void {
-  const problems = baselineArgProblems(config, task === 'time_series_forecast');
-  if (task === 'time_series_forecast' && (config.args.values.onnx_variant !== undefined || config.args.flags.has('onnx_variant'))) {
-    problems.push({ param: 'onnx_variant', message: '--onnx_variant is used only by token-classification models (an int8 graph); forecast models have no such variant: remove the arg' });
-  }
+  const problems = unusedArgProblems(config, task);
   if (problems.length > 0) {
     throw new InferkitError('config', problems.map((p) => p.message).join('; '), { param: problems[0].param });
   }

@@ -4,8 +4,9 @@ import { validateManifest } from '../manifest/validate-manifest.js';
 import { fromYaml } from '../manifest/manifest-yaml.js';
 import { runtimeConfig } from '../manifest/runtime-config.js';
 import type { CpuBudget } from '../runtime/cpu-budget.js';
-import { onnxVariant, planInference, REPLICAS_ANNOTATION, serviceReplicas, type PlannedService } from './inference-plan.js';
-import { inferTask } from './model-task.js';
+import { onnxVariant, REPLICAS_ANNOTATION, serviceReplicas } from '../manifest/serving-annotations.js';
+import { planInference, type PlannedService } from './inference-plan.js';
+import { inferTask } from '../manifest/model-task.js';
 
 const BUDGET: CpuBudget = { cpus: 8, source: 'affinity', affinity: 8 };
 

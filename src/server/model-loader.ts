@@ -3,10 +3,10 @@ import type { Forecaster, Predictor } from '../contract/predictor.js';
 import type { TokenIdsOptions } from '../runtime/token-classification/token-classifier.js';
 import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
+import type { ServeTask } from '../manifest/model-task.js';
 import type { ModelInference } from './inference-plan.js';
 
-/** The tasks the server can serve; a loader table maps each to a loader. */
-export type ServeTask = 'token_classification' | 'time_series_forecast';
+export type { ServeTask } from '../manifest/model-task.js';
 
 /** A loaded token-classification model. */
 export interface TokenClassificationModel {

@@ -6,11 +6,12 @@ import { balancedOverlap, type BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
 import { isRetryableLoadError, retryDelayMs, sleep, type LoadRetry } from './load-retry.js';
 import { redactPaths } from './redact-paths.js';
-import { planInference, serviceReplicas, type InferenceOptions, type InferencePlan, type ModelInference } from './inference-plan.js';
+import { serviceReplicas } from '../manifest/serving-annotations.js';
+import { planInference, type InferenceOptions, type InferencePlan, type ModelInference } from './inference-plan.js';
 import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
-import { inferTask } from './model-task.js';
-import { unimplementedArgWarnings } from './runtime-args-report.js';
+import { inferTask } from '../manifest/model-task.js';
+import { unimplementedArgWarnings } from '../manifest/runtime-args-report.js';
 import { createTokenRunner, type TokenRunner } from './token-runner.js';
 
 /** Public view of one served model. */

@@ -7,7 +7,7 @@ import { writeChronosFixtureRepo } from '../../src/onnx/model-repo.js';
 import type { ForecastModel } from '../../src/runtime/forecast/forecast-model.js';
 import { loadChronosBolt } from '../../src/runtime/forecast/load-chronos-bolt.js';
 import { defaultLoaders, servedForecastModel } from '../../src/server/default-loaders.js';
-import { REPLICAS_ANNOTATION } from '../../src/server/inference-plan.js';
+import { REPLICAS_ANNOTATION } from '../../src/manifest/serving-annotations.js';
 import type { ModelLoaders } from '../../src/server/model-loader.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { http, isvc } from './server-http.js';

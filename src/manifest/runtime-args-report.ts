@@ -1,7 +1,7 @@
-import { baselineOf } from '../manifest/baseline-args.js';
-import { IMPLEMENTED_ARGS, TOKEN_CLASSIFICATION_ARGS } from '../manifest/implemented-args.js';
-import type { RuntimeArgs } from '../manifest/parse-runtime-args.js';
-import type { ServeTask } from './model-loader.js';
+import { baselineOf } from './baseline-args.js';
+import { IMPLEMENTED_ARGS, TOKEN_CLASSIFICATION_ARGS } from './implemented-args.js';
+import type { ServeTask } from './model-task.js';
+import type { RuntimeArgs } from './parse-runtime-args.js';
 
 /**
  * Args about the Python server process (workers, gRPC, logging, docs) that have no counterpart in
