@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { topSelfTime, type CpuProfile } from '../bench/lib/cpu-profile.js';
+import { LeanConnection, requestBytes, runLoad } from '../bench/lib/load-client.js';
 import { measure } from '../bench/lib/measure.js';
 import { normalizeResult } from '../bench/lib/normalize-result.js';
 import { formatMiB, formatNumber, formatRatio, formatSummary, median, minMax, percentile, rateOf, summarize } from '../bench/lib/stats.js';
@@ -130,5 +133,54 @@ describe('topSelfTime', () => {
     expect(r.busyMs).toBe(4);
     expect(r.rows[0]).toEqual({ fn: 'native, called from run (src/a.ts)', selfMs: 3, percent: 75 });
     expect(r.rows[1]).toEqual({ fn: 'run (src/a.ts:10)', selfMs: 1, percent: 25 });
+  });
+});
+
+describe('the load generator\'s lean connection', () => {
+  it('sends the bytes of a real request and reads Content-Length, chunked and empty answers to their end, keeping the connection', async () => {
+    const seen: { method: string; url: string; body: string; connection: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        seen.push({ method: req.method ?? '', url: req.url ?? '', body, connection: `${req.socket.remotePort}` });
+        if (req.url === '/chunked') {
+          res.write('{"a":');
+          setTimeout(() => res.end('1}'), 5);
+        } else if (req.url === '/empty') {
+          res.writeHead(404).end();
+        } else {
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ echo: body }));
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const c = new LeanConnection(port);
+    try {
+      expect(await c.send(requestBytes(port, '/v1/models/m:predict', '{"instances":["é"]}'))).toBe(200);
+      expect(await c.send(requestBytes(port, '/chunked'))).toBe(200);
+      expect(await c.send(requestBytes(port, '/empty'))).toBe(404);
+      expect(await c.send(requestBytes(port, '/v1/models/m:predict', '{}'))).toBe(200);
+      await expect(c.send(requestBytes(port, '/x'))).resolves.toBe(200);
+    } finally {
+      c.close();
+    }
+    expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
+      ['POST', '/v1/models/m:predict', '{"instances":["é"]}'],
+      ['GET', '/chunked', ''],
+      ['GET', '/empty', ''],
+      ['POST', '/v1/models/m:predict', '{}'],
+      ['GET', '/x', ''],
+    ]);
+    expect(new Set(seen.map((s) => s.connection)).size).toBe(1);
+    // runLoad counts every answer and fails on a non-200.
+    const r = await runLoad(port, '/ok', ['{"n":1}', '{"n":2}'], 4, 50, true);
+    expect(r.requests).toBeGreaterThan(0);
+    expect(r.latenciesMs).toHaveLength(r.requests);
+    await expect(runLoad(port, '/empty', [''], 2, 20)).rejects.toThrow('/empty answered 404');
+    await new Promise((r) => server.close(r));
   });
 });
