@@ -58,6 +58,19 @@ spec:
         args: [--http_port=http]
 `;
 
+/** One InferenceService document of the model form with these args (a flow list) and annotation lines. */
+const svc = (name: string, args: string, annotations = '') => `apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: ${name}${annotations}
+spec:
+  predictor:
+    model:
+      modelFormat:
+        name: huggingface
+      args: [${args}]
+`;
+
 describe('inferkit validate', () => {
   it('prints ok per valid file, lists every error with file and document path, exits 1', async () => {
     const good = join(dir, 'good.yaml');
@@ -87,17 +100,6 @@ describe('inferkit validate', () => {
   });
 
   it('names a forecast arg the service\'s model would not use, and which models take it', async () => {
-    const svc = (name: string, args: string) => `apiVersion: serving.kserve.io/v1beta1
-kind: InferenceService
-metadata:
-  name: ${name}
-spec:
-  predictor:
-    model:
-      modelFormat:
-        name: huggingface
-      args: [${args}]
-`;
     const file = join(dir, 'forecast-args.yaml');
     await writeFile(file, [
       svc('chronos', '--model_id=amazon/chronos-bolt-small, --season=24'),
@@ -115,17 +117,6 @@ spec:
   });
 
   it('says before any download what inferkit serve would refuse (errors) and ignore (warnings), quoting no value', async () => {
-    const svc = (name: string, args: string, annotations = '') => `apiVersion: serving.kserve.io/v1beta1
-kind: InferenceService
-metadata:
-  name: ${name}${annotations}
-spec:
-  predictor:
-    model:
-      modelFormat:
-        name: huggingface
-      args: [${args}]
-`;
     const file = join(dir, 'serve-checks.yaml');
     await writeFile(file, [
       svc('typo', '--model_id=o/m, --task=tokn_classification'),
