@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InferkitError } from '../errors.js';
 import { clusterFromFlags, parseDuration, withClusterFlags, type ClusterFlags } from './cluster-options.js';
+import { manifestFiles, readManifestFile } from './manifest-files.js';
 import { progressLine } from './wait.js';
 
 interface ApplyFlags extends ClusterFlags {
@@ -17,7 +17,7 @@ export function registerApplyCommand(program: Command): void {
     program
       .command('apply')
       .description('server-side apply manifest files to the cluster of your kubeconfig (Secrets first), like `kubectl apply -f`')
-      .argument('<files...>', 'manifest YAML files (InferenceServices and Secrets)'),
+      .argument('<files...>', 'manifest YAML files (InferenceServices and Secrets), or folders of them'),
   )
     .option('--wait', 'then wait until every InferenceService is Ready')
     .option('--timeout <duration>', 'longest wait with --wait', '10m')
@@ -30,13 +30,8 @@ export function registerApplyCommand(program: Command): void {
       const timeoutMs = parseDuration(flags.timeout);
       const { parseManifest } = await import('../manifest/validate-manifest.js');
       const docs = [];
-      for (const file of files) {
-        let text: string;
-        try {
-          text = await readFile(file, 'utf8');
-        } catch (cause) {
-          throw new InferkitError('invalid_request', `cannot read ${file}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { cause });
-        }
+      for (const file of await manifestFiles(files)) {
+        const text = await readManifestFile(file);
         try {
           // The same checks as `inferkit validate`, before anything reaches the API server.
           docs.push(...(await parseManifest(text, { allowInlineSecrets: flags.allowInlineSecrets === true })));

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InferkitError } from '../errors.js';
 import type { ManifestDocument } from '../manifest/manifest-yaml.js';
 import { clusterFromFlags, withClusterFlags, type ClusterFlags } from './cluster-options.js';
+import { manifestFiles, readManifestFile } from './manifest-files.js';
 
 interface DeleteFlags extends ClusterFlags {
   filename?: string[];
@@ -17,7 +17,7 @@ export function registerDeleteCommand(program: Command): void {
       .description('delete an InferenceService by name, or every object of manifest files (-f)')
       .argument('[name]', 'InferenceService name'),
   )
-    .option('-f, --filename <file...>', 'manifest files whose objects to delete')
+    .option('-f, --filename <file...>', 'manifest files (or folders of them) whose objects to delete')
     .option('--dry-run <mode>', 'server: let the API server check without deleting')
     .action(async (name: string | undefined, flags: DeleteFlags) => {
       if ((name === undefined) === (flags.filename === undefined)) {
@@ -31,10 +31,8 @@ export function registerDeleteCommand(program: Command): void {
       const dryRun = flags.dryRun === 'server';
       const docs: ManifestDocument[] = [];
       if (name === undefined) {
-        for (const file of flags.filename ?? []) {
-          docs.push(...fromYaml(await readFile(file, 'utf8').catch((cause: unknown) => {
-            throw new InferkitError('invalid_request', `cannot read ${file}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { cause });
-          })));
+        for (const file of await manifestFiles(flags.filename ?? [])) {
+          docs.push(...fromYaml(await readManifestFile(file)));
         }
       }
       for (const line of await c.delete(name ?? docs, { dryRun })) {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,5 +32,23 @@ describe('inferkit serve', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`inferkit: ${chronos}: manifest: documents[0].spec.predictor.model.args: --season is used only by the baselines `
       + '--model_id=seasonal-naive, theta, auto-ets and mstl; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id');
+  });
+  it('reads a folder as its manifest files, as kubectl apply -f DIR does; a missing path or a folder without manifests is one clear line', async () => {
+    const folder = join(dir, 'manifests');
+    await mkdir(folder);
+    await writeFile(join(folder, 'notes.txt'), 'not a manifest');
+    const empty = await runCli(['serve', folder, '--port', '0']);
+    expect(empty).toMatchObject({ code: 1, stderr: `inferkit: ${folder}: a folder without manifest files (*.yaml, *.yml or *.json)\n` });
+    // The folder's YAML files are read (and checked) in name order: the typo in b.yaml is reported.
+    await writeFile(join(folder, 'a.yaml'), await readFile('examples/forecast.yaml', 'utf8'));
+    await writeFile(join(folder, 'b.yaml'), (await readFile('examples/token-classification.yaml', 'utf8')).replace('resources:', 'resource:'));
+    const typo = await runCli(['serve', folder, '--port', '0']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain(`${join(folder, 'b.yaml')}: manifest: documents[0].spec.predictor.model.resource: unknown field "resource"`);
+    const validate = await runCli(['validate', folder]);
+    expect(validate.stdout.split('\n')[0]).toBe(`${join(folder, 'a.yaml')}: ok (1 document)`);
+    expect(validate.stdout).toContain(`${join(folder, 'b.yaml')}: documents[0].spec.predictor.model.resource: unknown field "resource"`);
+    const missing = await runCli(['serve', join(dir, 'nosuch.yaml'), '--port', '0']);
+    expect(missing).toMatchObject({ code: 1, stderr: `inferkit: cannot read ${join(dir, 'nosuch.yaml')} (ENOENT)\n` });
   });
 });

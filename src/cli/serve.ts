@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from '../server/guard-limits.js';
 import { DEFAULT_LOAD_RETRY } from '../server/load-retry.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
+import { manifestFiles, readManifestFile } from './manifest-files.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -91,15 +92,17 @@ export async function apiKeyOption(opts: Pick<ServeCommandOptions, 'apiKey' | 'a
 }
 
 /**
- * Reads the InferenceServices of manifest files (Secrets and other documents are skipped), with the
+ * Reads the InferenceServices of manifest files and folders (`manifestFiles`; Secrets and other documents are skipped), with the
  * checks of `inferkit validate` (a typo'd field is an error, not silently served). Credentials in
  * clear are allowed here: a local server on the user's own machine is not where they leak.
  */
-export async function readManifests(files: readonly string[]): Promise<InferenceService[]> {
+export async function readManifests(paths: readonly string[]): Promise<InferenceService[]> {
+  const files = await manifestFiles(paths);
   const docs = await Promise.all(
     files.map(async (f) => {
+      const text = await readManifestFile(f);
       try {
-        return await parseManifest(await readFile(f, 'utf8'), { allowInlineSecrets: true });
+        return await parseManifest(text, { allowInlineSecrets: true });
       } catch (e) {
         throw isInferkitError(e) ? new InferkitError(e.code, `${f}: ${e.message}`, { cause: e, param: e.param }) : e;
       }
@@ -107,7 +110,7 @@ export async function readManifests(files: readonly string[]): Promise<Inference
   );
   const services = docs.flat().filter((d): d is InferenceService => d.kind === 'InferenceService');
   if (services.length === 0) {
-    throw new InferkitError('invalid_request', `no InferenceService in ${files.join(', ')}`);
+    throw new InferkitError('invalid_request', `no InferenceService in ${paths.join(', ')}`);
   }
   return services;
 }
@@ -200,7 +203,7 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('serve InferenceService manifests on one port, routed by Host (V1, V2, forecast, health, metrics)')
-    .argument('<files...>', 'InferenceService YAML files')
+    .argument('<files...>', 'InferenceService YAML files, or folders of them (their *.yaml, *.yml and *.json files)')
     .option('--port <port>', 'port (0 = any free one; default $INGRESS_PORT or 8080)')
     .option('--host <host>', 'interface to bind (default $INGRESS_HOST or 127.0.0.1)')
     .option('--domain <domain>', 'domain of service hosts {name}.{namespace}.{domain}', 'example.com')

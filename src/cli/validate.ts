@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { isInferkitError } from '../errors.js';
 import { validateManifest } from '../manifest/validate-manifest.js';
+import { manifestFiles } from './manifest-files.js';
 
 /** One output line of `inferkit validate` for a file. */
 interface Line {
@@ -19,11 +20,11 @@ export function registerValidateCommand(program: Command): void {
     .command('validate')
     .description('validate InferenceService/Secret YAML files against inferkit\'s contract and KServe\'s CRD schema; '
       + 'prints "FILE: ok" or every error as "FILE: path: message"')
-    .argument('<files...>', 'YAML files (multi-document)')
+    .argument('<files...>', 'YAML files (multi-document), or folders of them (their *.yaml, *.yml and *.json files)')
     .option('--allow-inline-secrets', 'report tokens/keys written in clear into env[].value as warnings, not errors')
     .action(async (files: string[], flags: { allowInlineSecrets?: boolean }) => {
       let failed = false;
-      for (const file of files) {
+      for (const file of await filesOf(files)) {
         const lines = await validateFile(file, flags.allowInlineSecrets === true);
         failed ||= lines.some((l) => !l.ok);
         for (const line of lines) {
@@ -34,6 +35,16 @@ export function registerValidateCommand(program: Command): void {
         process.exitCode = 1;
       }
     });
+}
+
+/** Folders become their manifest files (`manifestFiles`); anything else stays, so that an unreadable file gets its own line. */
+async function filesOf(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const path of paths) {
+    const folder = await stat(path).then((s) => s.isDirectory(), () => false);
+    out.push(...(folder ? await manifestFiles([path]) : [path]));
+  }
+  return out;
 }
 
 async function validateFile(file: string, allowInlineSecrets: boolean): Promise<Line[]> {
