@@ -125,6 +125,8 @@ describe('inferkit validate', () => {
       svc('alias', '--model_id=o/m, --task=ner, --dtype=float16'),
       svc('kserve-only', '--model_id=o/m, --task=Fill_Mask'),
       svc('token-arg-on-forecast', '--model_id=theta, --disable_lower_case'),
+      svc('no-model', '--model-id=o/m, --disable_lowercase'),
+      svc('baseline-typo', '--model_id=baseline/Seasonal_Naiv, --seasn=12'),
     ].join('---\n'));
     const r = await runCli(['validate', file]);
     expect(r.code).toBe(1);
@@ -136,10 +138,16 @@ describe('inferkit validate', () => {
       `${at(1)}--onnx_variant is used only by token-classification models (an int8 graph); forecast models have no such variant: remove the arg`,
       `${at(2, 'metadata.annotations["serving.inferkit.dev/replicas"]')}annotation serving.inferkit.dev/replicas: expected a positive integer (session replicas)`,
       `${at(2, 'metadata.annotations["serving.inferkit.dev/onnx-variant"]')}annotation serving.inferkit.dev/onnx-variant: expected "quantized" (onnx/model_quantized.onnx) or "default" (onnx/model.onnx)`,
+      `${at(6)}the service names no model: set --model_id=<hub id or folder>, storageUri: hf://org/name or --model_dir=<folder>`,
+      `${at(7)}--model_id=baseline/… names no baseline; did you mean baseline/seasonal-naive? (baselines: seasonal-naive, naive, theta, auto-ets, mstl)`,
       `DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: --task is an inferkit alias that KServe's runtime does not accept: write --task=token_classification so the manifest also deploys to a cluster`,
       'DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: runtime arg --dtype is not implemented by inferkit and was ignored',
       `DIR/serve-checks.yaml: warning: documents[4].spec.predictor.model.args: --task=fill_mask is served by KServe's runtime but not by inferkit serve (it serves token_classification and time_series_forecast): the service will fail there`,
       'DIR/serve-checks.yaml: warning: documents[5].spec.predictor.model.args: runtime arg --disable_lower_case applies to token classification only and was ignored by this forecasting model',
+      // A typo'd arg name gets the arg it most likely meant.
+      'DIR/serve-checks.yaml: warning: documents[6].spec.predictor.model.args: runtime arg --disable_lowercase is not implemented by inferkit and was ignored; did you mean --disable_lower_case?',
+      'DIR/serve-checks.yaml: warning: documents[6].spec.predictor.model.args: runtime arg --model-id is not implemented by inferkit and was ignored; did you mean --model_id?',
+      'DIR/serve-checks.yaml: warning: documents[7].spec.predictor.model.args: runtime arg --seasn is not implemented by inferkit and was ignored; did you mean --season?',
     ]);
     expect(r.stdout).not.toMatch(/"two"|int4|tokn/);
   });

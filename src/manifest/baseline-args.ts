@@ -1,3 +1,4 @@
+import { didYouMean } from './kserve-crd/did-you-mean.js';
 import type { RuntimeArgs } from './parse-runtime-args.js';
 
 /** The offline forecasting baselines a service can name by `--model_id`. */
@@ -28,6 +29,22 @@ export const BASELINE_ARGS: Readonly<Record<string, readonly BaselineName[]>> = 
 /** The baseline a model id names (any letter case, `-` or `_`, optionally `baseline/…`), else undefined. */
 export function baselineOf(modelId: string | undefined): BaselineName | undefined {
   return modelId === undefined ? undefined : BASELINE_IDS[modelId.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
+}
+
+/**
+ * A `--model_id=baseline/…` that names no baseline (`baseline/seasonal-naiv`): the `baseline/` prefix says
+ * an offline baseline was meant, so it is a typo rather than a hub repo to fetch. Undefined otherwise.
+ */
+export function unknownBaselineProblem(modelId: string | undefined): BaselineArgProblem | undefined {
+  if (modelId === undefined || !/^baseline\//i.test(modelId) || baselineOf(modelId) !== undefined) {
+    return undefined;
+  }
+  const names = ['seasonal-naive', 'naive', 'theta', 'auto-ets', 'mstl'];
+  const hint = didYouMean(modelId.slice('baseline/'.length).toLowerCase().replace(/_/g, '-'), names);
+  return {
+    param: 'model_id',
+    message: `--model_id=baseline/… names no baseline${hint !== undefined ? `; did you mean baseline/${hint}?` : ''} (baselines: ${names.join(', ')})`,
+  };
 }
 
 /** One baseline arg a service carries that its model would not use. */

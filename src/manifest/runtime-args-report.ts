@@ -1,5 +1,6 @@
 import { baselineOf } from './baseline-args.js';
 import { IMPLEMENTED_ARGS, TOKEN_CLASSIFICATION_ARGS } from './implemented-args.js';
+import { didYouMean } from './kserve-crd/did-you-mean.js';
 import type { ServeTask } from './model-task.js';
 import type { RuntimeArgs } from './parse-runtime-args.js';
 
@@ -35,7 +36,10 @@ export function unimplementedArgWarnings(args: RuntimeArgs, task?: ServeTask): s
   const names = [...new Set([...Object.keys(args.values), ...args.flags])].sort();
   const unimplemented = names
     .filter((n) => !IMPLEMENTED_ARGS.has(n) && !PROCESS_ARGS.has(n))
-    .map((n) => `runtime arg --${n} is not implemented by inferkit and was ignored`);
+    .map((n) => {
+      const hint = didYouMean(n, [...IMPLEMENTED_ARGS, ...PROCESS_ARGS]);
+      return `runtime arg --${n} is not implemented by inferkit and was ignored${hint !== undefined ? `; did you mean --${hint}?` : ''}`;
+    });
   // KServe too ignores --model_dir when --model_id names the model; say so rather than ignore it silently.
   const shadowed = args.values.model_dir !== undefined && args.values.model_id !== undefined
     ? ['runtime arg --model_dir was ignored: --model_id names the model (--model_dir is read only without --model_id, as in KServe)']

@@ -1,6 +1,6 @@
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
-import { baselineArgProblems, type BaselineArgProblem } from './baseline-args.js';
+import { baselineArgProblems, unknownBaselineProblem, type BaselineArgProblem } from './baseline-args.js';
 import { inferTask, taskNote, type ServeTask } from './model-task.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { unimplementedArgWarnings } from './runtime-args-report.js';
@@ -9,11 +9,12 @@ import { onnxVariant, serviceReplicas } from './serving-annotations.js';
 /**
  * inferkit's own args that a service of `task` would not use: the baseline args its model does not take
  * ({@link baselineArgProblems}) and `--onnx_variant` on a forecast service (only token-classification
- * repos have an int8 graph). `inferkit serve` fails such a service, naming the arg: a user who sets one
- * expects an effect. Empty when all is well.
+ * repos have an int8 graph); and a `--model_id=baseline/…` naming no baseline. `inferkit serve` fails
+ * such a service, naming the arg: a user who sets one expects an effect. Empty when all is well.
  */
 export function unusedArgProblems(config: Pick<RuntimeConfig, 'modelId' | 'args'>, task: ServeTask): BaselineArgProblem[] {
-  const problems = baselineArgProblems(config, task === 'time_series_forecast');
+  const unknown = unknownBaselineProblem(config.modelId);
+  const problems = [...(unknown ? [unknown] : []), ...baselineArgProblems(config, task === 'time_series_forecast')];
   if (task === 'time_series_forecast' && (config.args.values.onnx_variant !== undefined || config.args.flags.has('onnx_variant'))) {
     problems.push({ param: 'onnx_variant', message: '--onnx_variant is used only by token-classification models (an int8 graph); forecast models have no such variant: remove the arg' });
   }
@@ -29,8 +30,8 @@ export interface ServeFinding {
 
 /**
  * What `inferkit serve` would say of a service from its manifest alone, before any download: the errors
- * that fail it (a `--task` neither KServe nor inferkit knows, inferkit's args its model would not use, a
- * bad `serving.inferkit.dev/replicas` or `onnx-variant`) and the warnings its status would carry (args it
+ * that fail it (a `--task` neither KServe nor inferkit knows, inferkit's args its model would not use, an
+ * unknown `baseline/…`, no model named at all, a bad `serving.inferkit.dev/replicas` or `onnx-variant`) and the warnings its status would carry (args it
  * ignores, a task only one of the two servers takes). `inferkit validate` reports both.
  */
 export function serveChecks(isvc: InferenceService, config: RuntimeConfig): { errors: ServeFinding[]; warnings: ServeFinding[] } {
@@ -62,6 +63,11 @@ export function serveChecks(isvc: InferenceService, config: RuntimeConfig): { er
   }
   const problems = task === undefined ? baselineArgProblems(config) : unusedArgProblems(config, task);
   errors.push(...problems.map((p) => ({ at: 'args', message: p.message })));
+  // Neither server can load a model-form service that names no model (KServe reads /mnt/models only with
+  // a storageUri); a custom container may find its model by other means.
+  if (config.form === 'model' && config.modelId === undefined && config.storageUri === undefined && config.args.values.model_dir === undefined) {
+    errors.push({ at: 'args', message: 'the service names no model: set --model_id=<hub id or folder>, storageUri: hf://org/name or --model_dir=<folder>' });
+  }
   warnings.push(...unimplementedArgWarnings(config.args, task).map((message) => ({ at: 'args', message })));
   return { errors, warnings };
 }

@@ -13,6 +13,8 @@ const services = [
   isvc('naive', { args: ['--model_id=naive', '--season=7'] }),
   isvc('both', { args: ['--model_id=mstl', '--season=7', '--seasonal_periods=7,14'] }),
   isvc('int8', { args: ['--model_id=auto-ets', '--onnx_variant=quantized'] }),
+  // a typo'd baseline is not sent to the hub (offline here: a hub attempt would say so)
+  isvc('typo', { args: ['--model_id=baseline/thetta'] }),
   isvc('bert', { args: [`--model_id=${CONFORMANCE_DIR}/model`, '--task=token_classification', '--season=7'] }),
   isvc('good', { args: ['--model_id=theta', '--season=7'] }),
   isvc('bare', { args: ['--model_id=theta', '--season'] }),
@@ -46,6 +48,7 @@ describe('serve: an arg the model would not use', () => {
     ['naive', 'season', /^--season is used only by the baselines .*; model "naive" does not use it/],
     ['both', 'season', /^--season with --seasonal_periods: mstl takes its periods from --seasonal_periods, not --season; set only one/],
     ['int8', 'onnx_variant', /^--onnx_variant is used only by token-classification models/],
+    ['typo', 'model_id', /^--model_id=baseline\/… names no baseline; did you mean baseline\/theta\?/],
     ['bert', 'season', /^--season is used only by the baselines .*; model ".*\/model" does not use it/],
   ])('%s fails its load once, naming --%s', async (name, arg, message) => {
     const state = server.models().find((m) => m.service === name);
