@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForText } from '../fixtures/wait-for-text.js';
@@ -21,6 +21,8 @@ const PY = '/usr/bin/python3';
 /** npm's own variables (from `npm test`) would steer the nested npm; the consumer gets a clean env. */
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
 const PACK_AND_INSTALL_TIMEOUT_MS = 600_000;
+/** The tslab the README installs beside inferkit in a notebook folder. */
+const TSLAB = 'tslab@1.0.22';
 
 let work = '';
 let app = '';
@@ -34,7 +36,9 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
   await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(REPO), null, 2));
-  await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', join(work, filename)], { cwd: app, env: ENV, maxBuffer: 64 * 1024 * 1024 });
+  // The README's command, install scripts included: onnxruntime-node's is skipped by its documented switch
+  // (it would fetch CUDA libraries; without the switch an offline install fails), the rest run.
+  await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename), TSLAB], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
 }, PACK_AND_INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -49,6 +53,19 @@ describe('inferkit installed from its tarball into an empty folder', () => {
   it('the tarball carries the compiled JS and types, the bin, data sets, examples, the CRD schema and the licence', async () => {
     for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'bin/inferkit.js', 'datasets/classic_series.csv', 'examples/forecast.yaml', 'LICENSE', 'dist/manifest/kserve-crd/inference-service-schema.js']) {
       await expect(readFile(join(app, 'node_modules/inferkit', file)), file).resolves.toBeTruthy();
+    }
+  });
+
+  it('carries every file its README and docs link to or tell the user to run (the API reference, the chart, the export script)', async () => {
+    const root = join(app, 'node_modules/inferkit');
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(([^)#:]+)\)/g)].map((m) => m[1]);
+    expect(linked).toEqual(expect.arrayContaining(['docs/API.md', 'docs/forecast-chart.png']));
+    const guide = await readFile(join(root, 'docs/chronos-bolt.md'), 'utf8');
+    const scripts = [...guide.matchAll(/python (scripts\/[\w.-]+\.py)/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const file of [...linked, ...scripts]) {
+      await expect(readFile(join(root, file)), file).resolves.toBeTruthy();
     }
   });
 
@@ -153,7 +170,8 @@ describe('inferkit installed from its tarball into an empty folder', () => {
 
   it("a tslab notebook cell imports from 'inferkit' (require(esm), type-checked)", async () => {
     const jupyter = join(work, 'jupyter');
-    const tslab = resolve(REPO, 'node_modules/.bin/tslab');
+    // The folder's own tslab, registered as the README says (displayFigure reaches the kernel's tslab module).
+    const tslab = join(app, 'node_modules/.bin/tslab');
     await run(tslab, ['install', `--python=${PY}`, `--binary=${tslab}`, '--prefix', jupyter], { env: ENV, timeout: 60_000 });
     await writeFile(join(app, 'check.ipynb'), JSON.stringify(notebookJson()));
     await run(
