@@ -41,6 +41,8 @@ export type { Predictor, Forecaster, CallOptions } from './contract/predictor.js
 // Manifests
 export { inferenceService } from './manifest/inference-service.js';
 export type { InferenceServiceOptions } from './manifest/inference-service.js';
+export type { HubTokenOptions } from './manifest/manifest.js';
+export type { ResourceOptions, QuantityInput } from './manifest/to-resources.js';
 export { containerService } from './manifest/container-service.js';
 export type { ContainerServiceOptions } from './manifest/container-service.js';
 export type { Manifest } from './manifest/manifest.js';
@@ -51,9 +53,11 @@ export { validateManifest, parseManifest } from './manifest/validate-manifest.js
 export type { ValidateManifestOptions, ManifestValidation } from './manifest/validate-manifest.js';
 export { findInlineSecrets } from './manifest/find-inline-secrets.js';
 export { parseRuntimeArgs } from './manifest/parse-runtime-args.js';
+export type { RuntimeArgs } from './manifest/parse-runtime-args.js';
 export { runtimeConfig } from './manifest/runtime-config.js';
 export type { RuntimeConfig } from './manifest/runtime-config.js';
 export { defaultServiceUrl, serviceHostname } from './manifest/service-url.js';
+export type { ServiceUrlOptions, DeploymentMode } from './manifest/service-url.js';
 export { statusRow, formatStatusTable, STATUS_COLUMNS } from './manifest/status-row.js';
 export type { StatusRow } from './manifest/status-row.js';
 export { formatAge } from './manifest/format-age.js';
@@ -62,21 +66,27 @@ export { formatAge } from './manifest/format-age.js';
 export { resolveModel, DEFAULT_HUB_URL } from './hub/resolve-model.js';
 export type { ResolveModelOptions, ResolvedModel, HubProgressEvent } from './hub/types.js';
 export { TOKEN_CLASSIFICATION_FILES, FORECAST_FILES, tokenClassificationFiles } from './hub/file-spec.js';
-export type { FileSpec } from './hub/file-spec.js';
+export type { FileSpec, TokenClassificationFilesOptions } from './hub/file-spec.js';
 export { hubOptionsFromEnv } from './hub/hub-options-from-env.js';
 
 // Runtime (in-kernel models)
 export { availableExecutionProviders } from './runtime/ort.js';
 export type { SessionOptions, ExecutionProvider } from './runtime/ort.js';
 export { availableCpus } from './runtime/cpu-budget.js';
-export type { CpuBudget } from './runtime/cpu-budget.js';
+export type { CpuBudget, AvailableCpusOptions, CpuSource } from './runtime/cpu-budget.js';
 export { loadTokenClassifier } from './runtime/token-classification/load-token-classifier.js';
 export type { TokenClassifierOptions, TokenClassifierSource } from './runtime/token-classification/load-token-classifier.js';
-export type { TokenClassifier, ClassifyOptions, ClassifiedText, TokenIdsResult } from './runtime/token-classification/token-classifier.js';
-export type { AggregationStrategy, Entity, GroupedEntity } from './runtime/token-classification/group-entities.js';
+export type {
+  TokenClassifier, ClassifyOptions, ClassifiedText, TokenIdsResult, TokenIdsOptions, TokenProbabilitiesResult, TokenClassifierInfo,
+  TokenClassifierStats,
+} from './runtime/token-classification/token-classifier.js';
+export type { TokenizerEngine, LowerCaseSource, MaxLengthSource } from './runtime/token-classification/load-text-tokenizer.js';
+export type { V1OutputKind } from './runtime/token-classification/kserve-outputs.js';
+export type { AggregationStrategy, Entity, GroupedEntity, TokenEntity } from './runtime/token-classification/group-entities.js';
 export { loadChronosBolt } from './runtime/forecast/load-chronos-bolt.js';
 export type { LoadChronosBoltOptions } from './runtime/forecast/load-chronos-bolt.js';
-export type { ForecastModel, ModelForecast } from './runtime/forecast/forecast-model.js';
+export type { ChronosBoltOptions } from './runtime/forecast/create-chronos-bolt.js';
+export type { ForecastModel, ModelForecast, PredictOptions } from './runtime/forecast/forecast-model.js';
 export { seasonalNaive } from './runtime/forecast/seasonal-naive.js';
 export { theta } from './runtime/forecast/theta.js';
 export { autoEts } from './runtime/forecast/ets/auto-ets.js';
@@ -86,7 +96,8 @@ export type { EtsSelection, SelectEtsOptions } from './runtime/forecast/ets/sele
 export { etsForecast } from './runtime/forecast/ets/ets-forecast.js';
 export type { EtsForecast, EtsForecastOptions } from './runtime/forecast/ets/ets-forecast.js';
 export type { EtsFit } from './runtime/forecast/ets/ets-fit.js';
-export type { EtsSpec } from './runtime/forecast/ets/ets-spec.js';
+export type { EtsParams, EtsStates } from './runtime/forecast/ets/ets-filter.js';
+export type { EtsSpec, EtsError, EtsTrend, EtsSeason } from './runtime/forecast/ets/ets-spec.js';
 export { mstl } from './runtime/forecast/mstl/mstl.js';
 export type { MstlOptions } from './runtime/forecast/mstl/mstl.js';
 export { mstlDecompose } from './runtime/forecast/mstl/mstl-decompose.js';
@@ -100,6 +111,7 @@ export { seasonalPeriods } from './runtime/forecast/seasonality.js';
 
 // Protocol semantics (shared by the kernel and the server)
 export { forecast } from './protocol/forecast/forecast.js';
+export type { ForecastCallOptions } from './protocol/forecast/forecast.js';
 export { ForecastRolloutSchema } from './contract/forecast.js';
 export type { ForecastRollout } from './contract/forecast.js';
 export { localForecaster } from './protocol/forecast/local-forecaster.js';
@@ -109,20 +121,31 @@ export { advanceTimestamp } from './protocol/forecast/advance-timestamp.js';
 // Serving and remote calls
 export { serve } from './server/serve.js';
 export type { ServeOptions, RunningServer } from './server/serve.js';
+export type { ServerLimits } from './server/guard-limits.js';
+export type { LoadRetry } from './server/load-retry.js';
 export { defaultLoaders, servedTokenClassifier, servedForecastModel } from './server/default-loaders.js';
+export type { DefaultLoaderOptions } from './server/default-loaders.js';
+export type { ServeTask } from './manifest/model-task.js';
 export { mergingForecastModel } from './server/merging-forecast-model.js';
-export type { ModelState } from './server/model-registry.js';
+export type { BatcherOptions } from './server/batcher.js';
+export type { ModelState, LoadRetryState } from './server/model-registry.js';
 export type { InferenceOptions, InferencePlan, ModelInference } from './server/inference-plan.js';
 export type { OnnxVariant } from './manifest/serving-annotations.js';
-export type { ModelLoader, ModelLoaders } from './server/model-loader.js';
+export type {
+  ModelLoader, ModelLoaders, LoaderContext, ServedModel, TokenClassificationModel, ForecastServedModel,
+} from './server/model-loader.js';
 export { remote } from './client/remote.js';
 export type { RemoteTarget, RemoteOptions, RemoteModel } from './client/remote.js';
 export { listInferenceServices } from './client/list-inference-services.js';
+export type { RequestOptions } from './client/request.js';
+export type { FetchLike } from './client/transport.js';
 
 // DataFrames and batch forecasting
 export { frameToInputs } from './data/frame-to-inputs.js';
 export type { FrameToInputsOptions, SeriesInput } from './data/frame-to-inputs.js';
+export type { FrameLike, Row } from './data/columns.js';
 export { wideFrameToInputs } from './data/wide-frame-to-inputs.js';
+export type { WideFrameToInputsOptions } from './data/wide-frame-to-inputs.js';
 export { forecastToFrame, inputsToFrame } from './data/forecast-to-frame.js';
 export type { ToFrameOptions } from './data/forecast-to-frame.js';
 export { batchForecast } from './data/batch-forecast.js';
@@ -133,41 +156,52 @@ export type { CrossValidationOptions } from './data/cross-validation.js';
 export { readFrameSeries } from './data/frame-to-inputs.js';
 export type { FrameSeries } from './data/frame-to-inputs.js';
 export { terminalProgress, notebookProgress } from './data/progress-bar.js';
+export type { ProgressBarOptions } from './data/progress-bar.js';
 export { readCsv, writeCsv, parseCsv, toCsv } from './data/csv.js';
 export { inferFrequency } from './data/infer-frequency.js';
+export type { InferredFrequency } from './data/infer-frequency.js';
+export type { ParsedTimestamp } from './data/timestamps.js';
 export { isUnivariate, seriesValues } from './data/series-values.js';
 export type { HasSeries, UnivariateValues } from './data/series-values.js';
 
 // Plots
 export { forecastFigure } from './plot/forecast-figure.js';
 export type { ForecastFigureOptions } from './plot/forecast-figure.js';
+export type { HistorySource, ForecastSource } from './plot/series-points.js';
 export { backtestFigure, scoreFigure } from './plot/backtest-figure.js';
-export type { ScoreFigureOptions } from './plot/backtest-figure.js';
+export type { BacktestFigureOptions, ScoreFigureOptions } from './plot/backtest-figure.js';
 export { crossValidationFigure } from './plot/cross-validation-figure.js';
 export type { CrossValidationFigureOptions } from './plot/cross-validation-figure.js';
 export { entityHtml, entitiesHtml } from './plot/entity-html.js';
+export type { EntityHtmlOptions, HighlightEntity } from './plot/entity-html.js';
 export { renderHtml } from './plot/render-html.js';
+export type { RenderHtmlOptions } from './plot/render-html.js';
 export { renderPng, closeRenderer, rendererStats } from './plot/render-png.js';
+export type { RenderPngOptions } from './plot/render-png.js';
 export { displayFigure } from './plot/display-figure.js';
-export type { DisplayFigureOptions, DisplayedFigure, FigureDisplay } from './plot/display-figure.js';
+export type { DisplayFigureOptions, DisplayedFigure, FigureDisplay, PngDisplay } from './plot/display-figure.js';
 export { figureOutputHtml } from './plot/figure-output-html.js';
 export type { FigureOutputHtmlOptions } from './plot/figure-output-html.js';
 export { displayFrame } from './plot/display-frame.js';
 export type { DisplayFrameOptions, HtmlDisplay } from './plot/display-frame.js';
 export { frameHtml } from './plot/frame-html.js';
 export type { FrameHtmlOptions, TableLike } from './plot/frame-html.js';
-export type { PlotlyFigure } from './plot/figure.js';
+export type { PlotlyFigure, PlotlyTrace, PlotlyLayout } from './plot/figure.js';
 
 // Evaluation
 export { evaluate } from './eval/evaluate.js';
-export type { EvaluateOptions, Evaluation } from './eval/evaluate.js';
+export type { EvaluateOptions, Evaluation, EvalSeries, SeriesScore } from './eval/evaluate.js';
 export { mase, weightedQuantileLoss } from './eval/metrics.js';
 export { loadDataset } from './eval/datasets.js';
+export type { DatasetName, DatasetSeries, LoadDatasetOptions } from './eval/datasets.js';
 
 // Fixture models built by the project (offline demos, tests)
 export { writeNerFixtureRepo, writeChronosFixtureRepo, writeTokenClassifierRepo } from './onnx/model-repo.js';
+export type { NerFixtureRepoOptions, ChronosFixtureRepoOptions, TokenClassifierRepoOptions } from './onnx/model-repo.js';
 export { buildBertTokenClassifier } from './onnx/bert-token-classifier.js';
+export type { BertTokenClassifierOptions } from './onnx/bert-token-classifier.js';
 export { buildRuleForecaster, buildChronosBoltLike } from './onnx/chronos-bolt.js';
+export type { RuleForecasterOptions, ChronosBoltLikeOptions } from './onnx/chronos-bolt.js';
 
 // Cluster round trip (kubeconfig like kubectl; @kubernetes/client-node is loaded on first use)
 export { cluster, FIELD_MANAGER } from './cluster/cluster.js';

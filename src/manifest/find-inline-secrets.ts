@@ -12,7 +12,7 @@ type Path = ReadonlyArray<string | number>;
  * A `$(VAR)` reference is not a credential and is not reported. Which names hold credentials:
  * `isSecretEnvName` (secret-env.ts), the rule masking uses too.
  */
-export function findInlineSecrets(doc: unknown, path: Path = []): ValidationIssue[] {
+export function findInlineSecrets(doc: unknown, path: ReadonlyArray<string | number> = []): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   visit(doc, path, out);
   return out;
