@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { remote } from '../client/remote.js';
 import type { ForecastRequestInput, ForecastResponse, TimeSeriesInput } from '../contract/forecast.js';
+import type { InferenceService } from '../contract/inference-service.js';
 import type { CallOptions, Forecaster } from '../contract/predictor.js';
 import { InferkitError, ValidationError } from '../errors.js';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
-import { batchForecast, type BatchProgress } from './batch-forecast.js';
+import { theta } from '../runtime/forecast/theta.js';
+import { serve } from '../server/serve.js';
+import { batchForecast, type BatchForecastOptions, type BatchProgress } from './batch-forecast.js';
 import { frameToInputs } from './frame-to-inputs.js';
 
 function series(n: number, length = 24): TimeSeriesInput[] {
@@ -18,8 +22,7 @@ function series(n: number, length = 24): TimeSeriesInput[] {
 }
 
 /** A real in-kernel forecaster behind a wrapper that counts calls and concurrency and can fail on cue. */
-function instrumented(fail: (names: string[]) => unknown = () => undefined) {
-  const inner = localForecaster(seasonalNaive());
+function instrumented(fail: (names: string[]) => unknown = () => undefined, inner: Forecaster = localForecaster(seasonalNaive())) {
   const stats = { calls: 0, inFlight: 0, maxInFlight: 0, sizes: [] as number[] };
   const f: Forecaster = {
     name: inner.name,
@@ -100,5 +103,82 @@ describe('batchForecast', () => {
     const controller = new AbortController();
     const run = batchForecast(series(50), f, { horizon: 2, chunkSize: 5, concurrency: 1, signal: controller.signal, onProgress: (p) => p.done >= 10 && controller.abort(new InferkitError('timeout', 'stopped by user')) });
     await expect(run).rejects.toThrow('stopped by user');
+  });
+});
+
+describe('batchForecast with bad call options', () => {
+  /** Options as plain JS may pass them: any shape. */
+  const loose = (o: unknown) => o as BatchForecastOptions;
+
+  it('rejects a missing or invalid horizon before any request, naming the field; a good call still works', async () => {
+    const { f, stats } = instrumented(undefined, localForecaster(theta()));
+    for (const options of [undefined, {}, { horizon: 0 }, { horizon: 2.5 }, { horizon: '6' }]) {
+      const err = await batchForecast(series(30), f, loose(options)).catch((e: unknown) => e);
+      expect(err, JSON.stringify(options)).toBeInstanceOf(ValidationError);
+      expect(err).toMatchObject({ code: 'invalid_request', param: 'options.horizon' });
+      expect((err as Error).message).toMatch(/^batchForecast: options\.horizon: /);
+    }
+    expect(stats.calls).toBe(0);
+    const r = await batchForecast(series(30), f, { horizon: 6, chunkSize: 10 });
+    expect([r.status, r.forecasts.length, r.requests, stats.calls]).toEqual(['completed', 30, 3, 3]);
+    expect(r.forecasts[0].mean_forecast).toHaveLength(6);
+  });
+
+  it('rejects bad quantiles, levels and model names up front too, in several-model batches as well', async () => {
+    const { f, stats } = instrumented();
+    const cases: Array<[unknown, string]> = [
+      [{ horizon: 3, quantiles: [0.1, 1.5] }, 'options.quantiles[1]'],
+      [{ horizon: 3, quantiles: 0.5 }, 'options.quantiles'],
+      [{ horizon: 3, level: [80, 150] }, 'options.level[1]'],
+      [{ horizon: 3, model: '' }, 'options.model'],
+    ];
+    for (const [options, param] of cases) {
+      await expect(batchForecast(series(4), f, loose(options))).rejects.toMatchObject({ code: 'invalid_request', param });
+      await expect(batchForecast(series(4), [f, theta()], loose(options))).rejects.toMatchObject({ code: 'invalid_request', param });
+    }
+    await expect(batchForecast(series(4), f, loose({ horizon: 3, quantiles: [2] }))).rejects.toThrow('batchForecast: options.quantiles[0]: expected a quantile level in (0, 1)');
+    expect(stats.calls).toBe(0);
+  });
+
+  it('does not split a chunk the forecaster rejects for its options, and sends no more chunks', async () => {
+    const { f, stats } = instrumented(undefined, localForecaster(theta(), { maxHorizon: 5 }));
+    const r = await batchForecast(series(16), f, { horizon: 6, chunkSize: 4, concurrency: 1 });
+    expect([r.status, r.requests, stats.calls, stats.sizes]).toEqual(['error', 1, 1, [4]]);
+    expect(r.failures.map((x) => x.name)).toEqual(series(16).map((s) => s.name));
+    expect(r.failures[0].error).toMatchObject({ code: 'invalid_request', param: 'options.horizon' });
+    expect(r.failures[0].error.message).toContain('exceeds the maximum of 5 steps');
+  });
+
+  it('sends one HTTP request to a real server that rejects the horizon, instead of hunting for bad series', async () => {
+    const manifest: InferenceService = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'naive' },
+      spec: { predictor: { model: { modelFormat: { name: 'huggingface' }, args: ['--model_name=naive', '--model_id=seasonal-naive', '--task=time_series_forecast'] } } },
+    };
+    const server = await serve([manifest], { port: 0, host: '127.0.0.1' });
+    try {
+      await server.loaded();
+      const posts: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        posts.push(`${init?.method ?? 'GET'} ${String(input)}`);
+        return fetch(input, init);
+      };
+      const naive = remote({ baseUrl: server.url }, { modelName: 'naive', fetch: counting, retries: 0 });
+      const r = await batchForecast(series(24), naive, { horizon: 20_000, chunkSize: 3, concurrency: 1 });
+      expect(r.status).toBe('error');
+      expect(r.failures).toHaveLength(24);
+      expect(r.failures[0].error).toMatchObject({ code: 'invalid_request' });
+      expect(r.failures[0].error.message).toContain('exceeds the maximum of 10000 steps');
+      expect(posts).toEqual([`POST ${server.url}/v1/timeseries/forecast`]);
+      expect(r.requests).toBe(1);
+      posts.length = 0;
+      await expect(batchForecast(series(24), naive, loose({ chunkSize: 3 }))).rejects.toMatchObject({ param: 'options.horizon' });
+      expect(posts).toEqual([]);
+      const good = await batchForecast(series(24), naive, { horizon: 4, chunkSize: 12 });
+      expect([good.status, good.forecasts.length, posts.length]).toEqual(['completed', 24, 2]);
+    } finally {
+      await server.close();
+    }
   });
 });

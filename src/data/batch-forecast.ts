@@ -1,5 +1,8 @@
 import type { DataFrame } from 'danfojs-node';
-import { intervalQuantiles, type ApiError, type TimeSeriesForecast, type TimeSeriesInput, type Usage } from '../contract/forecast.js';
+import {
+  ForecastOptionsSchema, ForecastRequestSchema, intervalQuantiles, type ApiError, type TimeSeriesForecast, type TimeSeriesInput, type Usage,
+} from '../contract/forecast.js';
+import { toValidationIssues } from '../contract/parse.js';
 import { ValidationError } from '../errors.js';
 import { isDataFrame, type FrameLike, type Row } from './columns.js';
 import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
@@ -99,6 +102,22 @@ export function requestedQuantiles(options: Pick<BatchForecastOptions, 'quantile
   return [...new Set([...(options.quantiles ?? []), ...levelQuantiles(options.level ?? [])])].sort((a, b) => a - b);
 }
 
+/** What a batch forwards to every request, under the forecast request's own rules for `options` and `model`. */
+const ForwardedOptionsSchema = ForecastOptionsSchema.extend({ model: ForecastRequestSchema.shape.model.optional() });
+
+/**
+ * Checks the options a batch forwards to every request (`horizon`, `quantiles`, `level`, `model`) by the
+ * forecast request's rules, before any request is sent: a bad one would fail every chunk alike. Throws a
+ * ValidationError naming the field as the request validation does (`batchForecast: options.horizon: …`).
+ */
+export function checkForwardedOptions(options: Partial<BatchForecastOptions> | undefined): void {
+  const { horizon, quantiles, level, model } = options ?? {};
+  const r = ForwardedOptionsSchema.safeParse({ horizon, quantiles, level, model });
+  if (!r.success) {
+    throw new ValidationError(toValidationIssues(r.error, ['options']), { context: 'batchForecast' });
+  }
+}
+
 /** Inputs of a source, with the frame's bad series as failures (they fail alone). */
 export function readSource(source: FrameLike | readonly TimeSeriesInput[], options: FrameToInputsOptions): { inputs: TimeSeriesInput[]; rejected: SeriesFailure[] } {
   if (isInputs(source)) {
@@ -117,10 +136,14 @@ export function readSource(source: FrameLike | readonly TimeSeriesInput[], optio
  * (`[seasonalNaive(), theta()]`, `{ ets: remoteModel, … }`; ForecastModels are served in the kernel): chunks
  * of `chunkSize` series per request, `concurrency` requests at once, progress after each request.
  *
+ * Options sent with every request (`horizon`, `quantiles`, `level`, `model`) are checked first, by the forecast
+ * request's rules: a bad one throws a ValidationError naming it (`options.horizon`) before any request.
+ *
  * Failures stay with their series: a series of a frame that cannot be read (bad spacing, one timestamp,
  * non-numeric values) is reported in `failures` and the rest are forecast; a chunk rejected as a whole for an
- * invalid request is split in halves until the bad series are isolated; a chunk that fails otherwise
- * (network, server fault) reports each of its series failed with the reason.
+ * invalid series is split in halves until the bad series are isolated; a chunk rejected for its options (a
+ * horizon beyond the service's maximum) is not split, and that model's later chunks fail with the same error
+ * unsent; a chunk that fails otherwise (network, server fault) reports each of its series failed with the reason.
  */
 export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], forecaster: ModelLike, options: BatchForecastOptions): Promise<BatchForecastResult>;
 export async function batchForecast(source: FrameLike | readonly TimeSeriesInput[], models: ModelSet, options: BatchForecastOptions): Promise<ModelsBatchResult>;
@@ -129,6 +152,7 @@ export async function batchForecast(
   models: ModelLike | ModelSet,
   options: BatchForecastOptions,
 ): Promise<BatchForecastResult | ModelsBatchResult> {
+  checkForwardedOptions(options);
   const { inputs, rejected } = readSource(source, options);
   const quantiles = requestedQuantiles(options);
   const single = asForecasters(models);

@@ -27,17 +27,45 @@ export function failure(name: string, e: unknown): SeriesFailure {
   return { name, error: { code, message, param, type: 'request_error' } };
 }
 
-/** Request-level rejections that one bad series can cause: worth splitting the chunk to isolate it. */
+/**
+ * The request field a rejection names: the error's `param`, else the `error.param` of the body a remote
+ * service answered with (a ForecastResponse with `status: "error"`); undefined when none is named.
+ */
+function rejectedField(e: unknown): string | undefined {
+  if (!isInferkitError(e)) {
+    return undefined;
+  }
+  if (e.param !== undefined) {
+    return e.param;
+  }
+  const body = (e as { body?: unknown }).body;
+  const param = typeof body === 'object' && body !== null ? (body as { error?: { param?: unknown } | null }).error?.param : undefined;
+  return typeof param === 'string' ? param : undefined;
+}
+
+/** True for a field of the call (`options.horizon`, `model`) rather than of one input (`inputs[3].series`). */
+function isCallField(param: string | null | undefined): boolean {
+  return typeof param === 'string' && param.length > 0 && !param.startsWith('inputs');
+}
+
+/** A rejection of the call itself (its options or model): every chunk would get it, so none is split or retried. */
+function isCallRejection(e: unknown): boolean {
+  return isInferkitError(e) && e.code === 'invalid_request' && isCallField(rejectedField(e));
+}
+
+/** Request-level rejections that one bad series can cause (an input's field, or none named): worth splitting the chunk to isolate it. */
 function isSplittable(e: unknown): boolean {
-  return isInferkitError(e) && e.code === 'invalid_request';
+  return isInferkitError(e) && e.code === 'invalid_request' && !isCallRejection(e);
 }
 
 /**
  * One model over many inputs (see `batchForecast`); `rejected` are series that failed before any request (counted in progress).
  * Forecasts many series through any Forecaster (in-kernel or remote): chunks of `chunkSize` series per
  * request, `concurrency` requests at once, progress after each request. Per-series errors are collected;
- * a chunk rejected as a whole for an invalid request is split in halves until the bad series are isolated,
- * and a chunk that fails otherwise (network, server fault) reports each of its series failed with the reason.
+ * a chunk rejected as a whole for an invalid series (or with no field named) is split in halves until the bad
+ * series are isolated; a chunk rejected for a field of the call (`options.horizon`, `model`) is not split, and
+ * the chunks not yet sent fail with the same error without a request; a chunk that fails otherwise (network,
+ * server fault) reports each of its series failed with the reason.
  */
 export async function runBatch(
   inputs: TimeSeriesInput[],
@@ -56,10 +84,15 @@ export async function runBatch(
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   const progress: BatchProgress = { done: rejected.length, total: inputs.length + rejected.length, failed: rejected.length };
   let requests = 0;
+  // Set by the first rejection of the call itself: later chunks fail with it unsent.
+  let callRejection: unknown;
   options.onProgress?.({ ...progress });
 
   const send = async (chunk: TimeSeriesInput[]): Promise<ChunkResult> => {
     signal?.throwIfAborted();
+    if (callRejection !== undefined) {
+      return { forecasts: [], failures: chunk.map((s) => failure(s.name, callRejection)) };
+    }
     requests++;
     let response: ForecastResponse;
     try {
@@ -73,7 +106,9 @@ export async function runBatch(
       );
     } catch (e) {
       signal?.throwIfAborted();
-      if (isSplittable(e) && chunk.length > 1) {
+      if (isCallRejection(e)) {
+        callRejection ??= e;
+      } else if (isSplittable(e) && chunk.length > 1) {
         return split(chunk);
       }
       return { forecasts: [], failures: chunk.map((s) => failure(s.name, e)) };
@@ -84,7 +119,7 @@ export async function runBatch(
       usage.total_tokens += response.usage.total_tokens;
     }
     if (response.outputs.length !== chunk.length) {
-      if (response.status === 'error' && chunk.length > 1) {
+      if (response.status === 'error' && chunk.length > 1 && !isCallField(response.error?.param)) {
         return split(chunk);
       }
       const err = response.error ?? { code: 'model_error', message: `expected ${chunk.length} outputs, got ${response.outputs.length}`, type: 'response_error' };

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { kernelDisplay } from './display-frame.js';
 import type { PlotlyFigure } from './figure.js';
 import { figureOutputHtml } from './figure-output-html.js';
 import { renderHtml, type RenderHtmlOptions } from './render-html.js';
@@ -50,8 +51,12 @@ export interface DisplayedFigure {
  * interactive plotly chart where the front end runs scripts (plotly.js from its CDN, or inlined with
  * `plotly: 'inline'`); with `interactive: false` the PNG alone. Optionally writes a standalone HTML file.
  * The Chromium behind the PNG is shared by later charts and closes after `idleMs` (or `closeRenderer()`).
+ * Outside a tslab kernel, pass `display` (an object with `png(bytes)`, and `html(html)` for the interactive
+ * chart); without it this throws an InferkitError `config`.
  */
 export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<DisplayedFigure> {
+  const display: FigureDisplay | PngDisplay = options.display
+    ?? (await kernelDisplay('displayFigure', 'an object with png(bytes: Uint8Array) and, for the interactive chart, html(html: string); or call renderPng(fig) for the PNG'));
   const png = await renderPng(fig, options);
   const shown: DisplayedFigure = { png };
   if (options.file) {
@@ -59,7 +64,6 @@ export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOpt
     await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath, plotly: options.plotly ?? 'inline' }), 'utf8');
     shown.file = options.file;
   }
-  const display: FigureDisplay | PngDisplay = options.display ?? (await import('tslab')).display;
   if (options.interactive === false || !showsHtml(display)) {
     display.png(png);
     return shown;

@@ -1,8 +1,14 @@
+import { InferkitError } from '../errors.js';
 import { frameHtml, type FrameHtmlOptions, type TableLike } from './frame-html.js';
 
 /** The part of tslab's `Display` that shows HTML (`tslab.display`, `tslab.newDisplay()`). */
 export interface HtmlDisplay {
   html(html: string): void;
+}
+
+/** The parts of tslab's `display` that inferkit's display helpers use. */
+export interface KernelDisplay extends HtmlDisplay {
+  png(bytes: Uint8Array): void;
 }
 
 /** Options of {@link displayFrame}. */
@@ -13,9 +19,37 @@ export interface DisplayFrameOptions extends FrameHtmlOptions {
 
 /**
  * Shows a DataFrame in a notebook as an HTML table (see `frameHtml`) instead of danfojs' console
- * table. Returns nothing, so a cell that ends with it prints nothing else.
+ * table. Returns nothing, so a cell that ends with it prints nothing else. Outside a tslab kernel,
+ * pass `display` (any object with `html(html)`); without it this throws an InferkitError `config`.
  */
 export async function displayFrame(frame: TableLike, options: DisplayFrameOptions = {}): Promise<void> {
-  const display: HtmlDisplay = options.display ?? (await import('tslab')).display;
+  const display: HtmlDisplay = options.display ?? (await kernelDisplay('displayFrame', 'an object with html(html: string), or call frameHtml(frame) for the HTML'));
   display.html(frameHtml(frame, options));
+}
+
+/**
+ * tslab's `display` for the helper named `caller`. Where there is no running tslab kernel (tslab cannot
+ * be loaded, or its display answers "Not ready"), showing throws an InferkitError `config` (param `display`)
+ * saying so and what to pass as `{ display }` instead (`instead`).
+ */
+export async function kernelDisplay(caller: string, instead: string): Promise<KernelDisplay> {
+  const noKernel = (cause: unknown, why = ''): InferkitError =>
+    new InferkitError('config', `${caller} needs a running tslab kernel (Jupyter with the tslab kernel)${why}; outside one, pass { display }: ${instead}`, { cause, param: 'display' });
+  let tslab: { display: KernelDisplay };
+  try {
+    tslab = await import('tslab');
+  } catch (e) {
+    throw noKernel(e, `, and the tslab package could not be loaded (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+  }
+  const show = (draw: () => void): void => {
+    try {
+      draw();
+    } catch (e) {
+      throw e instanceof Error && e.message === 'Not ready' ? noKernel(e) : e;
+    }
+  };
+  return {
+    html: (html) => show(() => tslab.display.html(html)),
+    png: (bytes) => show(() => tslab.display.png(bytes)),
+  };
 }

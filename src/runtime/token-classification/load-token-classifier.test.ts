@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeNerFixtureRepo } from '../../onnx/model-repo.js';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
 import { loadTokenClassifier } from './load-token-classifier.js';
@@ -49,5 +49,26 @@ describe('loadTokenClassifier from the hub', () => {
     const err = await loadTokenClassifier('org/ner', { modelName: 'ner', cacheDir: join(root, 'cache2'), hubUrl: hub.url, accessToken: 'hf_wrong_token_456' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'unauthorized' });
     expect(String((err as Error).message)).not.toContain('hf_wrong_token_456');
+  });
+});
+
+describe('loadTokenClassifier without options', () => {
+  it('loads the built-in fixture into the default model cache and names it by its id', { timeout: 60_000 }, async () => {
+    vi.stubEnv('INFERKIT_CACHE', join(root, 'env-cache'));
+    try {
+      await using ner = await loadTokenClassifier('inferkit/ner-fixture');
+      expect(ner.name).toBe('inferkit/ner-fixture');
+      const [r] = await ner.classify(['My name is Wolfgang and I live in Berlin'], { aggregation: 'simple' });
+      expect(r.entities.map((e) => ('entity_group' in e ? e.entity_group : e.entity) + ':' + e.word)).toEqual(['PER:Wolfgang', 'LOC:Berlin']);
+      expect((await stat(join(root, 'env-cache', 'builtin', 'ner-fixture', 'onnx', 'model.onnx'))).isFile()).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('names a local folder after the folder', async () => {
+    await using local = await loadTokenClassifier(join(root, 'repo'));
+    expect(local.name).toBe('repo');
+    expect((await local.classify(['Berlin']))[0].entities).toMatchObject([{ entity_group: 'LOC', word: 'Berlin' }]);
   });
 });

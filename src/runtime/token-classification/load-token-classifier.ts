@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { tokenClassificationFiles } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import { resolveModel } from '../../hub/resolve-model.js';
@@ -19,8 +20,8 @@ export const DEFAULT_RUN_BATCH = 8;
 
 /** Options of {@link loadTokenClassifier}; hub options apply when `source` is a hub id. */
 export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions, 'files'>> {
-  /** Name the model answers to (`--model_name`). */
-  modelName: string;
+  /** Name the model answers to (`--model_name`). @default the hub id (`org/name`) of a hub source, else the folder's name */
+  modelName?: string;
   /** `true` keeps case (`--disable_lower_case`); `false` forces lower-casing; unset: tokenizer_config, then lower-case. */
   disableLowerCase?: boolean;
   /** Max tokens per text incl. specials (`--max_length`). @default tokenizer_config model_max_length, else max_position_embeddings */
@@ -66,9 +67,10 @@ export type TokenClassifierSource = string | Pick<ResolvedModel, 'dir'> & Partia
  * resolved with `resolveModel` into `cacheDir` (default: the one model cache, `INFERKIT_CACHE`; spread
  * `hubOptionsFromEnv()` for the token and offline mode too). `inferkit/ner-fixture` is the built-in offline
  * fixture the server also knows, generated into that cache on first use (cased with `disableLowerCase: true`).
+ * Every option may be left out: `loadTokenClassifier('inferkit/ner-fixture')`.
  * Errors: `model_load_failed` (files missing or unreadable, unexpected graph), `config` (bad options, cuda absent), hub errors.
  */
-export async function loadTokenClassifier(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<TokenClassifier> {
+export async function loadTokenClassifier(source: TokenClassifierSource, options: TokenClassifierOptions = {}): Promise<TokenClassifier> {
   const maxBatchSize = options.maxBatchSize ?? DEFAULT_RUN_BATCH;
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${maxBatchSize}`);
@@ -90,7 +92,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
       latencySession = await session.tuneLatency(() => tokenFeeds([probe.ids], plan));
     }
     return new TokenClassifier({
-      name: options.modelName,
+      name: options.modelName ?? defaultModelName(source),
       session,
       tokenizer,
       plan,
@@ -113,6 +115,15 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     await session.release();
     throw e;
   }
+}
+
+/** The name a classifier answers to without `modelName`: the hub id (`org/name`) of a hub source, else its folder's name. */
+function defaultModelName(source: TokenClassifierSource): string {
+  if (typeof source !== 'string') {
+    return basename(source.dir);
+  }
+  const ref = parseModelRef(source);
+  return ref.kind === 'hub' ? ref.repo : basename(ref.path);
 }
 
 async function locate(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<{ dir: string; files?: Record<string, string> }> {
