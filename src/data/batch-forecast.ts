@@ -108,13 +108,14 @@ const ForwardedOptionsSchema = ForecastOptionsSchema.extend({ model: ForecastReq
 /**
  * Checks the options a batch forwards to every request (`horizon`, `quantiles`, `level`, `model`) by the
  * forecast request's rules, before any request is sent: a bad one would fail every chunk alike. Throws a
- * ValidationError naming the field as the request validation does (`batchForecast: options.horizon: …`).
+ * ValidationError naming the field as the request validation does (`batchForecast: options.horizon: …`;
+ * `context` names the calling function).
  */
-export function checkForwardedOptions(options: Partial<BatchForecastOptions> | undefined): void {
+export function checkForwardedOptions(options: Partial<BatchForecastOptions> | undefined, context = 'batchForecast'): void {
   const { horizon, quantiles, level, model } = options ?? {};
   const r = ForwardedOptionsSchema.safeParse({ horizon, quantiles, level, model });
   if (!r.success) {
-    throw new ValidationError(toValidationIssues(r.error, ['options']), { context: 'batchForecast' });
+    throw new ValidationError(toValidationIssues(r.error, ['options']), { context });
   }
 }
 

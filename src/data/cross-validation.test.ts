@@ -33,6 +33,25 @@ describe('crossValidation', () => {
     expect(c.get('theta-lo-80')?.slice(0, 3)).toEqual(content.quantiles?.['0.1']);
   });
 
+  it('rejects bad call options before any model runs, naming the field (no options at all in plain JS too)', async () => {
+    const df = new DataFrame(monthly('a', 36));
+    let calls = 0;
+    const counted = localForecaster(theta());
+    const model = { name: counted.name, forecast: (r: Parameters<typeof counted.forecast>[0]) => (calls++, counted.forecast(r)) };
+    const bad: Array<[unknown, RegExp]> = [
+      [undefined, /^crossValidation: options\.horizon: /],
+      [{ horizon: 0 }, /^crossValidation: options\.horizon: expected a positive horizon/],
+      [{ horizon: 3, quantiles: [1.5] }, /^crossValidation: options\.quantiles\[0\]: expected a quantile level in \(0, 1\)/],
+      [{ horizon: 3, level: [120] }, /^crossValidation: options\.level\[0\]: expected a level in percent in \(0, 100\)/],
+    ];
+    for (const [options, message] of bad) {
+      await expect(crossValidation(df, model, options as { horizon: number })).rejects.toThrow(message);
+    }
+    expect(calls).toBe(0);
+    await crossValidation(df, model, { horizon: 3 });
+    expect(calls).toBeGreaterThan(0);
+  });
+
   it('leaves out windows a series is too short for, and reports series with none (or unreadable) in `error`', async () => {
     const rows = [...monthly('long', 24), ...monthly('tiny', 3), { unique_id: 'one', ds: '2020-01-01', y: 1 }];
     const cv = await crossValidation(rows, { naive: seasonalNaive() }, { horizon: 3, windows: 8 });
@@ -44,7 +63,7 @@ describe('crossValidation', () => {
     const errors = c.get('error')?.slice(-2) as string[];
     expect(errors[0]).toMatch(/at least two timestamps/);
     expect(errors[1]).toBe('too short for cross-validation: 3 values, horizon 3, 8 windows 3 apart');
-    await expect(crossValidation(rows, seasonalNaive(), { horizon: 0 })).rejects.toThrow(/horizon: expected a positive integer/);
+    await expect(crossValidation(rows, seasonalNaive(), { horizon: 0 })).rejects.toThrow(/options.horizon: expected a positive horizon/);
   });
 
   it('plots the frame: actual values, one line per model and cutoff, cutoffs marked', async () => {

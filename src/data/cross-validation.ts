@@ -2,7 +2,7 @@ import type { DataFrame } from 'danfojs-node';
 import { normalizeFrequency } from '../contract/enums.js';
 import type { TimeSeriesForecast, TimeSeriesInput } from '../contract/forecast.js';
 import { ValidationError } from '../errors.js';
-import { readSource, requestedQuantiles } from './batch-forecast.js';
+import { checkForwardedOptions, readSource, requestedQuantiles } from './batch-forecast.js';
 import type { SeriesInput } from './build-series.js';
 import { rowsToFrame, type FrameLike, type Row } from './columns.js';
 import { stepTimestamps } from './forecast-to-frame.js';
@@ -50,6 +50,8 @@ export async function crossValidation(
   models: ModelLike | ModelSet,
   options: CrossValidationOptions,
 ): Promise<DataFrame> {
+  // The forecast request's rules for what every window's request carries, before any model runs.
+  checkForwardedOptions(options, 'crossValidation');
   const horizon = positiveInt(options.horizon, 'horizon');
   const windows = positiveInt(options.windows ?? 1, 'windows');
   const step = positiveInt(options.step ?? horizon, 'step');
