@@ -177,6 +177,10 @@ describe('batchForecast with bad call options', () => {
       expect(posts).toEqual([]);
       const good = await batchForecast(series(24), naive, { horizon: 4, chunkSize: 12 });
       expect([good.status, good.forecasts.length, posts.length]).toEqual(['completed', 24, 2]);
+      // A model name the server does not serve is the call's mistake too: one 404, not one per chunk.
+      posts.length = 0;
+      const typo = await batchForecast(series(24), remote({ baseUrl: server.url }, { modelName: 'naiv', fetch: counting, retries: 0 }), { horizon: 4, chunkSize: 3, concurrency: 1 });
+      expect([typo.status, typo.failures.length, typo.failures[0].error.code, posts.length]).toEqual(['error', 24, 'model_not_found', 1]);
     } finally {
       await server.close();
     }

@@ -48,9 +48,12 @@ function isCallField(param: string | null | undefined): boolean {
   return typeof param === 'string' && param.length > 0 && !param.startsWith('inputs');
 }
 
-/** A rejection of the call itself (its options or model): every chunk would get it, so none is split or retried. */
+/**
+ * A rejection of the call itself (its options, a model the service does not have, a missing key): every
+ * chunk would get it, so none is split or sent again.
+ */
 function isCallRejection(e: unknown): boolean {
-  return isInferkitError(e) && e.code === 'invalid_request' && isCallField(rejectedField(e));
+  return isInferkitError(e) && ((e.code === 'invalid_request' && isCallField(rejectedField(e))) || e.code === 'model_not_found' || e.code === 'unauthorized');
 }
 
 /** Request-level rejections that one bad series can cause (an input's field, or none named): worth splitting the chunk to isolate it. */
@@ -63,8 +66,9 @@ function isSplittable(e: unknown): boolean {
  * Forecasts many series through any Forecaster (in-kernel or remote): chunks of `chunkSize` series per
  * request, `concurrency` requests at once, progress after each request. Per-series errors are collected;
  * a chunk rejected as a whole for an invalid series (or with no field named) is split in halves until the bad
- * series are isolated; a chunk rejected for a field of the call (`options.horizon`, `model`) is not split, and
- * the chunks not yet sent fail with the same error without a request; a chunk that fails otherwise (network,
+ * series are isolated; a chunk rejected for the call itself (a field like `options.horizon`, a model the
+ * service does not have, a missing key) is not split, and the chunks not yet sent fail with the same error
+ * without a request; a chunk that fails otherwise (network,
  * server fault) reports each of its series failed with the reason.
  */
 export async function runBatch(
