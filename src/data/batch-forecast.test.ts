@@ -131,6 +131,9 @@ describe('batchForecast with bad call options', () => {
       [{ horizon: 3, quantiles: 0.5 }, 'options.quantiles'],
       [{ horizon: 3, level: [80, 150] }, 'options.level[1]'],
       [{ horizon: 3, model: '' }, 'options.model'],
+      [{ horizon: 3, chunkSize: Number.NaN }, 'options.chunkSize'],
+      [{ horizon: 3, chunkSize: 0 }, 'options.chunkSize'],
+      [{ horizon: 3, concurrency: 1.5 }, 'options.concurrency'],
     ];
     for (const [options, param] of cases) {
       await expect(batchForecast(series(4), f, loose(options))).rejects.toMatchObject({ code: 'invalid_request', param });

@@ -1,4 +1,5 @@
 import type { DataFrame } from 'danfojs-node';
+import { z } from 'zod';
 import {
   ForecastOptionsSchema, ForecastRequestSchema, intervalQuantiles, type ApiError, type TimeSeriesForecast, type TimeSeriesInput, type Usage,
 } from '../contract/forecast.js';
@@ -102,18 +103,26 @@ export function requestedQuantiles(options: Pick<BatchForecastOptions, 'quantile
   return [...new Set([...(options.quantiles ?? []), ...levelQuantiles(options.level ?? [])])].sort((a, b) => a - b);
 }
 
-/** What a batch forwards to every request, under the forecast request's own rules for `options` and `model`. */
-const ForwardedOptionsSchema = ForecastOptionsSchema.extend({ model: ForecastRequestSchema.shape.model.optional() });
+/**
+ * What a batch forwards to every request, under the forecast request's own rules for `options` and `model`,
+ * and how it cuts the work (`chunkSize`, `concurrency`: positive integers).
+ */
+const ForwardedOptionsSchema = ForecastOptionsSchema.extend({
+  model: ForecastRequestSchema.shape.model.optional(),
+  chunkSize: z.number().int('expected a whole number of series').positive('expected at least 1 series per request').optional(),
+  concurrency: z.number().int('expected a whole number of requests').positive('expected at least 1 request at once').optional(),
+});
 
 /**
  * Checks the options a batch forwards to every request (`horizon`, `quantiles`, `level`, `model`) by the
- * forecast request's rules, before any request is sent: a bad one would fail every chunk alike. Throws a
+ * forecast request's rules, and `chunkSize` and `concurrency`, before any request is sent: a bad one would
+ * fail every chunk alike. Throws a
  * ValidationError naming the field as the request validation does (`batchForecast: options.horizon: …`;
  * `context` names the calling function).
  */
 export function checkForwardedOptions(options: Partial<BatchForecastOptions> | undefined, context = 'batchForecast'): void {
-  const { horizon, quantiles, level, model } = options ?? {};
-  const r = ForwardedOptionsSchema.safeParse({ horizon, quantiles, level, model });
+  const { horizon, quantiles, level, model, chunkSize, concurrency } = options ?? {};
+  const r = ForwardedOptionsSchema.safeParse({ horizon, quantiles, level, model, chunkSize, concurrency });
   if (!r.success) {
     throw new ValidationError(toValidationIssues(r.error, ['options']), { context });
   }
