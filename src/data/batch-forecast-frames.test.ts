@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
 import { theta } from '../runtime/forecast/theta.js';
-import { batchForecast, type BatchProgress } from './batch-forecast.js';
+import { batchForecast } from './batch-forecast.js';
+import type { BatchProgress } from './batch-result.js';
 import { toColumns } from './columns.js';
 
 /** `n` monthly values from 2020-01 with a yearly cycle. */

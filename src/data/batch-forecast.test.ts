@@ -8,7 +8,8 @@ import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
 import { theta } from '../runtime/forecast/theta.js';
 import { serve } from '../server/serve.js';
-import { batchForecast, type BatchForecastOptions, type BatchProgress } from './batch-forecast.js';
+import { batchForecast, type BatchForecastOptions } from './batch-forecast.js';
+import type { BatchProgress } from './batch-result.js';
 import { frameToInputs } from './frame-to-inputs.js';
 
 function series(n: number, length = 24): TimeSeriesInput[] {

@@ -1,7 +1,7 @@
 import type { DataFrame } from 'danfojs-node';
 import { z } from 'zod';
 import {
-  ForecastOptionsSchema, ForecastRequestSchema, intervalQuantiles, type ApiError, type TimeSeriesForecast, type TimeSeriesInput, type Usage,
+  ForecastOptionsSchema, ForecastRequestSchema, intervalQuantiles, type TimeSeriesInput,
 } from '../contract/forecast.js';
 import { toValidationIssues } from '../contract/parse.js';
 import { ValidationError } from '../errors.js';
@@ -9,22 +9,8 @@ import { isDataFrame, type FrameLike, type Row } from './columns.js';
 import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
 import { asForecasters, type ModelLike, type ModelSet } from './model-set.js';
 import { modelsFrame } from './models-frame.js';
+import type { BatchForecastResult, BatchProgress, SeriesFailure } from './batch-result.js';
 import { runBatch } from './run-batch.js';
-
-/** Progress of a batch, counted in series: settled (`done`, failures included), `failed`, `total`. */
-export interface BatchProgress {
-  done: number;
-  total: number;
-  failed: number;
-}
-
-/** A series that could not be forecast, with the error the service (or the request, or the frame) gave. */
-export interface SeriesFailure {
-  name: string;
-  error: ApiError;
-  /** The model that failed it, in a several-model batch. */
-  model?: string;
-}
 
 /** Options of `batchForecast`; frame-reading options apply when the source is a frame. */
 export interface BatchForecastOptions extends FrameToInputsOptions {
@@ -47,20 +33,6 @@ export interface BatchForecastOptions extends FrameToInputsOptions {
   onProgress?: (progress: BatchProgress) => void;
   /** Stops sending requests and cancels those in flight; the call rejects with the signal's reason. */
   signal?: AbortSignal;
-}
-
-/** The outcome of a batch: forecasts in input order, failures, summed usage. */
-export interface BatchForecastResult {
-  /** `completed`, `partial` (some series failed) or `error` (all failed). */
-  status: 'completed' | 'partial' | 'error';
-  /** The inputs sent (from a frame: the series that could be read). */
-  inputs: TimeSeriesInput[];
-  forecasts: TimeSeriesForecast[];
-  /** Series that failed: in the frame (bad spacing, too short…), in a request, or in the model. */
-  failures: SeriesFailure[];
-  usage: Usage;
-  /** Requests sent, retries of split chunks included. */
-  requests: number;
 }
 
 /** The outcome of a several-model batch: each model's own result and one wide frame of them all. */

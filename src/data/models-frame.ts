@@ -2,7 +2,7 @@ import type { DataFrame } from 'danfojs-node';
 import { normalizeFrequency } from '../contract/enums.js';
 import type { TimeSeries, TimeSeriesForecast } from '../contract/forecast.js';
 import type { SeriesInput } from './build-series.js';
-import type { BatchForecastResult, SeriesFailure } from './batch-forecast.js';
+import type { BatchForecastResult, SeriesFailure } from './batch-result.js';
 import { rowsToFrame, type Row } from './columns.js';
 import { stepTimestamps } from './forecast-to-frame.js';
 

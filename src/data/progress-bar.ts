@@ -1,4 +1,4 @@
-import type { BatchProgress } from './batch-forecast.js';
+import type { BatchProgress } from './batch-result.js';
 
 /** Options of the progress displays. */
 export interface ProgressBarOptions {

@@ -1,7 +1,7 @@
 import type { ForecastResponse, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
 import type { Forecaster } from '../contract/predictor.js';
 import { InferkitError, isInferkitError } from '../errors.js';
-import type { BatchForecastResult, BatchProgress, SeriesFailure } from './batch-forecast.js';
+import type { BatchForecastResult, BatchProgress, SeriesFailure } from './batch-result.js';
 
 /** What one model's batch run needs: the forecast options and how to send them. */
 export interface RunBatchOptions {

@@ -1,43 +1,11 @@
 import * as ort from 'onnxruntime-node';
 import { InferkitError } from '../errors.js';
 import { availableCpus } from './cpu-budget.js';
-import { createWorkerSessionPool, type WorkerSessionPool } from './worker/session-pool.js';
+import { createWorkerSessionPool } from './worker/session-pool.js';
 import { createWorkerSession } from './worker/worker-session.js';
+import type { OrtSession, OrtTensor, SessionOptions } from './ort-types.js';
 
-/** An ONNX Runtime tensor. */
-export type OrtTensor = ort.Tensor;
-/** Feeds for `session.run`: input name → tensor. */
-export type OrtFeeds = Record<string, ort.Tensor>;
-/** Shape and type of a graph input or output. */
-export type OrtValueMetadata = ort.InferenceSession.ValueMetadata;
-
-/** An output of `session.run`: element type (`float32`, `int64` …), dimensions and data. */
-export interface OrtOutput {
-  readonly type: string;
-  readonly dims: readonly number[];
-  readonly data: unknown;
-}
-
-/**
- * What inferkit needs of a session: an in-thread ONNX Runtime session or a {@link createSession}
- * `worker: true` proxy whose session lives in a worker thread. The only importer of
- * onnxruntime-node is this module (and the worker entry that runs it).
- */
-export interface OrtSession {
-  readonly inputNames: readonly string[];
-  readonly outputNames: readonly string[];
-  readonly outputMetadata: readonly OrtValueMetadata[];
-  /** Runs the graph. A worker session transfers (detaches) the feeds' buffers when they are whole. */
-  run(feeds: OrtFeeds): Promise<Record<string, OrtOutput>>;
-  /** Frees the session (and stops its worker). */
-  release(): Promise<void>;
-  /** Runs that execute side by side (replicas); callers keep this many runs in flight. @default 1 */
-  readonly parallelRuns?: number;
-  /** Runs that would start at once (idle replicas, none queued); absent when the session cannot tell. */
-  readonly idleRuns?: number;
-  /** Keeps a replica pool's latency session only if it runs `feeds()` faster (see `WorkerSessionPool.tuneLatency`). */
-  tuneLatency?(feeds: () => OrtFeeds): Promise<{ latencyMs: number; replicaMs: number; kept: boolean } | undefined>;
-}
+export type { ExecutionProvider, OrtFeeds, OrtOutput, OrtSession, OrtTensor, OrtValueMetadata, SessionOptions } from './ort-types.js';
 
 /**
  * A model loader's session options: one session without a thread count gets every CPU this process may
@@ -53,52 +21,6 @@ export function withMachineThreads(options: SessionOptions = {}): SessionOptions
     return { ...options, intraOpThreads: options.replicaThreads[0] };
   }
   return { ...options, intraOpThreads: availableCpus().cpus };
-}
-
-/** Execution provider: `cpu` everywhere; `cuda` on machines with the CUDA EP libraries. */
-export type ExecutionProvider = 'cpu' | 'cuda';
-
-/** Session options inferkit exposes. */
-export interface SessionOptions {
-  /** Intra-op threads. @default 1 (see `availableCpus()` for what the process may use) */
-  intraOpThreads?: number;
-  /**
-   * Let idle intra-op threads spin (busy-wait) for work (ORT's `session.intra_op.allow_spinning`).
-   * Spinning saves microseconds per operator on a quiet machine but collapses throughput when another
-   * process holds a core; off, threads sleep and the session degrades gracefully. Only matters with
-   * more than one intra-op thread.
-   * @default false
-   */
-  spinning?: boolean;
-  /**
-   * Run the session in a worker thread: `run()` no longer blocks the event loop (timers, HTTP,
-   * progress output keep going); tensors' buffers are transferred, not copied. A crashed worker
-   * fails its runs with `inference_failed` and is restarted on the next run (a few times at most).
-   * @default false (the server turns it on)
-   */
-  worker?: boolean;
-  /**
-   * With `worker`, this many copies of the session, each in its own worker thread with
-   * `intraOpThreads` threads: runs go to an idle copy, so batches run side by side (see
-   * {@link WorkerSessionPool}). More throughput per core than one session with more threads, for one
-   * copy of the weights per replica and a slower batch-1 run.
-   * @default 1
-   */
-  replicas?: number;
-  /** With `worker`, one replica per entry with that many intra-op threads (wins over `replicas` and `intraOpThreads`); what the server plans. */
-  replicaThreads?: readonly number[];
-  /**
-   * With several replicas, one more session with this many threads that takes a run only when every
-   * replica is idle and nothing else waits: a lone request runs at the speed of one many-thread
-   * session, a loaded pool on the replicas alone. One more copy of the weights. @default none
-   */
-  latencyThreads?: number;
-  /** Inter-op threads. @default 1 */
-  interOpThreads?: number;
-  /** Execution provider. @default 'cpu' */
-  executionProvider?: ExecutionProvider;
-  /** Graph optimisation level. @default 'all' */
-  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
 }
 
 /** Execution providers this onnxruntime-node build offers (lower case, e.g. `cpu`, `cuda`). */

@@ -1,4 +1,4 @@
-import type { OrtValueMetadata, SessionOptions } from '../ort.js';
+import type { OrtValueMetadata, SessionOptions } from '../ort-types.js';
 
 /** A tensor on the wire between the main thread and a session worker (its buffer is transferred). */
 export interface WireTensor {

@@ -1,5 +1,5 @@
 import { InferkitError } from '../../errors.js';
-import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort.js';
+import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { WorkerSession } from './worker-session.js';
 
 interface QueuedRun {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { InferkitError, type InferkitErrorCode } from '../../errors.js';
-import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort.js';
+import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { transferable, type FromWorker, type ToWorker, type WireTensor } from './messages.js';
 import { sessionWorkerEntry } from './worker-entry.js';
 
