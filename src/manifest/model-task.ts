@@ -35,11 +35,12 @@ const FORECAST_HINT = /chronos|forecast|timesfm|moirai|lag-llama|seasonal|naive|
 
 /**
  * The task a service is served with. `--task` wins (`token_classification`, `time_series_forecast`,
- * any letter case, `-` or `_`); without it the task is `time_series_forecast` when the model id,
- * storageUri or model name mentions chronos, forecast, timesfm, moirai, lag-llama, seasonal, naive,
- * baseline, theta, auto-ets/autoets, ets or mstl, else `token_classification`. An unknown `--task` throws `unsupported`.
+ * any letter case, `-` or `_`); without it the task is `time_series_forecast` when the model id (or,
+ * without one, the `--model_dir` folder), storageUri or model name mentions chronos, forecast, timesfm,
+ * moirai, lag-llama, seasonal, naive, baseline, theta, auto-ets/autoets, ets or mstl, else
+ * `token_classification`. An unknown `--task` throws `unsupported`.
  */
-export function inferTask(config: Pick<RuntimeConfig, 'task' | 'modelId' | 'modelName' | 'storageUri'>): ServeTask {
+export function inferTask(config: Pick<RuntimeConfig, 'task' | 'modelId' | 'modelName' | 'storageUri'> & { modelDir?: string }): ServeTask {
   if (config.task !== undefined) {
     const task = TASK_ALIASES[config.task.toLowerCase().replace(/-/g, '_')];
     if (task === undefined) {
@@ -51,7 +52,9 @@ export function inferTask(config: Pick<RuntimeConfig, 'task' | 'modelId' | 'mode
     }
     return task;
   }
-  const words = [config.modelId, config.storageUri, config.modelName].filter((w): w is string => w !== undefined);
+  // --model_dir names the model only without --model_id (as in KServe), so only then does its folder name count.
+  const dir = config.modelId === undefined ? config.modelDir : undefined;
+  const words = [config.modelId, dir, config.storageUri, config.modelName].filter((w): w is string => w !== undefined);
   return words.some((w) => FORECAST_HINT.test(w)) ? 'time_series_forecast' : 'token_classification';
 }
 
