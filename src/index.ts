@@ -184,7 +184,8 @@ export type { DisplayFigureOptions, DisplayedFigure, FigureDisplay, PngDisplay }
 export { figureOutputHtml } from './plot/figure-output-html.js';
 export type { FigureOutputHtmlOptions } from './plot/figure-output-html.js';
 export { displayFrame } from './plot/display-frame.js';
-export type { DisplayFrameOptions, HtmlDisplay } from './plot/display-frame.js';
+export type { DisplayFrameOptions } from './plot/display-frame.js';
+export type { HtmlDisplay } from './data/progress-bar.js';
 export { frameHtml } from './plot/frame-html.js';
 export type { FrameHtmlOptions, TableLike } from './plot/frame-html.js';
 export type { PlotlyFigure, PlotlyTrace, PlotlyLayout } from './plot/figure.js';

@@ -25,7 +25,7 @@ export function terminalProgress(write: (text: string) => void, options: Progres
   return (p) => write(`\r${formatProgress(p, options)}${p.done >= p.total ? '\n' : ''}`);
 }
 
-/** The part of tslab's `Display` (from `tslab.newDisplay()`) the notebook progress needs. */
+/** The part of tslab's `Display` that shows HTML (`tslab.display`, `tslab.newDisplay()`): what the notebook progress and `displayFrame` need. */
 export interface HtmlDisplay {
   html(s: string): void;
 }

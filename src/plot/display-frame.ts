@@ -1,10 +1,6 @@
+import type { HtmlDisplay } from '../data/progress-bar.js';
 import { InferkitError } from '../errors.js';
 import { frameHtml, type FrameHtmlOptions, type TableLike } from './frame-html.js';
-
-/** The part of tslab's `Display` that shows HTML (`tslab.display`, `tslab.newDisplay()`). */
-export interface HtmlDisplay {
-  html(html: string): void;
-}
 
 /** The parts of tslab's `display` that inferkit's display helpers use. */
 export interface KernelDisplay extends HtmlDisplay {
