@@ -127,6 +127,12 @@ export interface ChronosFixtureRepoOptions {
 }
 
 /**
+ * The smallest bolt-like graph that exercises every part of the Chronos-Bolt path (patching, one encoder
+ * layer, the quantile head) in milliseconds: what the tests of replicas and loading share.
+ */
+export const TINY_BOLT_LIKE: Readonly<ChronosFixtureRepoOptions> = { kind: 'bolt-like', contextLength: 64, predictionLength: 4, patchSize: 8, dModel: 16, heads: 2, layers: 1 };
+
+/**
  * Writes a Chronos-Bolt-style forecasting repo into `dir` (replacing it): `config.json` with
  * `chronos_config` and `onnx/model.onnx` (plus `onnx/model.onnx.data` with `externalData`). Returns the written paths, relative, sorted.
  */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InferenceService } from '../../src/contract/inference-service.js';
-import { writeChronosFixtureRepo } from '../../src/onnx/model-repo.js';
+import { TINY_BOLT_LIKE, writeChronosFixtureRepo } from '../../src/onnx/model-repo.js';
 import type { ForecastModel } from '../../src/runtime/forecast/forecast-model.js';
 import { loadChronosBolt } from '../../src/runtime/forecast/load-chronos-bolt.js';
 import { defaultLoaders, servedForecastModel } from '../../src/server/default-loaders.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   ruleDir = join(root, 'rule');
   boltDir = join(root, 'bolt');
   await writeChronosFixtureRepo(ruleDir, { contextLength: 64, predictionLength: 8, patchSize: 4, quantiles: [0.1, 0.5, 0.9], trend: 0.5 });
-  await writeChronosFixtureRepo(boltDir, { kind: 'bolt-like', contextLength: 64, predictionLength: 4, patchSize: 8, dModel: 16, heads: 2, layers: 1 });
+  await writeChronosFixtureRepo(boltDir, TINY_BOLT_LIKE);
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChronosFixtureRepo } from '../../onnx/model-repo.js';
+import { TINY_BOLT_LIKE, writeChronosFixtureRepo } from '../../onnx/model-repo.js';
 import { loadChronosBolt } from './load-chronos-bolt.js';
 
 let root: string;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   ruleDir = join(root, 'rule');
   boltDir = join(root, 'bolt');
   await writeChronosFixtureRepo(ruleDir, { contextLength: 8, predictionLength: 3, patchSize: 4, quantiles: [0.1, 0.5, 0.9], trend: 1 });
-  await writeChronosFixtureRepo(boltDir, { kind: 'bolt-like', contextLength: 64, predictionLength: 4, patchSize: 8, dModel: 16, heads: 2, layers: 1 });
+  await writeChronosFixtureRepo(boltDir, TINY_BOLT_LIKE);
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isInferkitError } from '../../errors.js';
-import { writeChronosFixtureRepo, type ChronosFixtureRepoOptions } from '../../onnx/model-repo.js';
+import { TINY_BOLT_LIKE, writeChronosFixtureRepo, type ChronosFixtureRepoOptions } from '../../onnx/model-repo.js';
 import type { ForecastModel } from './forecast-model.js';
 import { loadChronosBolt } from './load-chronos-bolt.js';
 
@@ -60,7 +60,7 @@ describe('loadChronosBolt', () => {
   });
 
   it('gives the same forecasts with and without grouping by length on a transformer graph', async () => {
-    const dir = await fixture('bolt', { kind: 'bolt-like', contextLength: 64, predictionLength: 4, patchSize: 8, dModel: 16, heads: 2, layers: 1 });
+    const dir = await fixture('bolt', TINY_BOLT_LIKE);
     const grouped = await loadChronosBolt(dir, { batchSize: 3 });
     const plain = await loadChronosBolt(dir, { batchSize: 3, groupByLength: false });
     const batch = [5, 40, 9, 70, 16, 1, 33].map((n, i) => Float32Array.from({ length: n }, (_, t) => Math.sin(t + i) * 10 + i));
