@@ -150,6 +150,9 @@ describe('the load generator\'s lean connection', () => {
           setTimeout(() => res.end('1}'), 5);
         } else if (req.url === '/empty') {
           res.writeHead(404).end();
+        } else if (req.url === '/close') {
+          res.setHeader('connection', 'close');
+          res.end('{}');
         } else {
           res.setHeader('content-type', 'application/json');
           res.end(JSON.stringify({ echo: body }));
@@ -181,6 +184,12 @@ describe('the load generator\'s lean connection', () => {
     expect(r.requests).toBeGreaterThan(0);
     expect(r.latenciesMs).toHaveLength(r.requests);
     await expect(runLoad(port, '/empty', [''], 2, 20)).rejects.toThrow('/empty answered 404');
+    // A server that closes the connection after an answer: the next send fails instead of hanging.
+    const closing = new LeanConnection(port);
+    expect(await closing.send(requestBytes(port, '/close'))).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(closing.send(requestBytes(port, '/x'))).rejects.toThrow('connection closed');
+    closing.close();
     await new Promise((r) => server.close(r));
   });
 });

@@ -6,7 +6,7 @@ const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 
 /**
  * The manifest files that command-line paths name, as `kubectl apply -f` reads them: a file as it is, a
- * folder as its `*.yaml`, `*.yml` and `*.json` files (sorted by name, not recursive). Throws
+ * folder as its `*.yaml`, `*.yml` and `*.json` files and links to files (sorted by name, not recursive). Throws
  * `invalid_request` naming a path that cannot be read (`ENOENT`…) or a folder without such files.
  */
 export async function manifestFiles(paths: readonly string[]): Promise<string[]> {
@@ -22,7 +22,15 @@ export async function manifestFiles(paths: readonly string[]): Promise<string[]>
       out.push(path);
       continue;
     }
-    const names = (await readdir(path, { withFileTypes: true })).filter((e) => e.isFile() && MANIFEST_FILE.test(e.name)).map((e) => e.name).sort();
+    const names: string[] = [];
+    for (const e of await readdir(path, { withFileTypes: true })) {
+      // A link counts when it leads to a file (a mounted ConfigMap's entries are links), as with kubectl.
+      const file = e.isFile() || (e.isSymbolicLink() && (await stat(join(path, e.name)).then((s) => s.isFile(), () => false)));
+      if (file && MANIFEST_FILE.test(e.name)) {
+        names.push(e.name);
+      }
+    }
+    names.sort();
     if (names.length === 0) {
       throw new InferkitError('invalid_request', `${path}: a folder without manifest files (*.yaml, *.yml or *.json)`);
     }

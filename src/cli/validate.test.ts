@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/fixtures/run-cli.js';
 
@@ -138,7 +138,7 @@ describe('inferkit validate', () => {
       `${at(1)}--onnx_variant is used only by token-classification models (an int8 graph); forecast models have no such variant: remove the arg`,
       `${at(2, 'metadata.annotations["serving.inferkit.dev/replicas"]')}annotation serving.inferkit.dev/replicas: expected a positive integer (session replicas)`,
       `${at(2, 'metadata.annotations["serving.inferkit.dev/onnx-variant"]')}annotation serving.inferkit.dev/onnx-variant: expected "quantized" (onnx/model_quantized.onnx) or "default" (onnx/model.onnx)`,
-      `${at(6)}the service names no model: set --model_id=<hub id or folder>, storageUri: hf://org/name or --model_dir=<folder>`,
+      `${at(6)}the service names no model: set --model_id=<hub id or folder> or --model_dir=<folder>, or give KServe storage (storageUri: hf://org/name, s3://…; storage; storageUris)`,
       `${at(7)}--model_id=baseline/… names no baseline; did you mean baseline/seasonal-naive? (baselines: seasonal-naive, naive, theta, auto-ets, mstl)`,
       `DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: --task is an inferkit alias that KServe's runtime does not accept: write --task=token_classification so the manifest also deploys to a cluster`,
       'DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: runtime arg --dtype is not implemented by inferkit and was ignored',
@@ -150,6 +150,45 @@ describe('inferkit validate', () => {
       'DIR/serve-checks.yaml: warning: documents[7].spec.predictor.model.args: runtime arg --seasn is not implemented by inferkit and was ignored; did you mean --season?',
     ]);
     expect(r.stdout).not.toMatch(/"two"|int4|tokn/);
+  });
+
+  it('accepts what a cluster accepts: a model from storage, storageUris or a custom image with its own --task', async () => {
+    const file = join(dir, 'cluster-forms.yaml');
+    const storage = svc('storage', '--model_name=m').replace('      modelFormat:', '      storage:\n        key: s3-creds\n        path: models/bert\n      modelFormat:');
+    const uris = svc('uris', '--model_name=m').replace('    model:', '    storageUris:\n      - uri: s3://bucket/bert\n        mountPath: /mnt/models\n    model:');
+    const custom = `apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: custom
+spec:
+  predictor:
+    containers:
+      - name: kserve-container
+        image: ghcr.io/acme/summarizer:1.0
+        args: [--model_name=sum, --model_id=acme/sum, --task=summarization]
+`;
+    await writeFile(file, [storage, uris, custom].join('---\n'));
+    const r = await runCli(['validate', file]);
+    expect(r.stdout.replaceAll(dir, 'DIR').trim().split('\n')).toEqual([
+      'DIR/cluster-forms.yaml: warning: documents[2].spec.predictor.containers[0].args: --task names a task neither KServe\'s Hugging Face runtime nor inferkit has; '
+      + 'expected one of table_question_answering, question_answering, token_classification, sequence_classification, fill_mask, text_generation, text2text_generation, multiple_choice, text_embedding, time_series_forecast',
+      'DIR/cluster-forms.yaml: ok (3 documents)',
+    ]);
+    expect(r.code).toBe(0);
+  });
+
+  it('reads links to files in a folder (a mounted ConfigMap), and checks the other paths past a folder without manifests', async () => {
+    const linked = join(dir, 'linked');
+    const empty = join(dir, 'empty');
+    await mkdir(linked);
+    await mkdir(empty);
+    await symlink(resolve('examples/forecast.yaml'), join(linked, 'forecast.yaml'));
+    const r = await runCli(['validate', empty, linked]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.replaceAll(dir, 'DIR').trim().split('\n')).toEqual([
+      'DIR/empty: a folder without manifest files (*.yaml, *.yml or *.json)',
+      'DIR/linked/forecast.yaml: ok (1 document)',
+    ]);
   });
 
   it('exits 0 on the shipped examples', async () => {

@@ -24,7 +24,12 @@ export function registerValidateCommand(program: Command): void {
     .option('--allow-inline-secrets', 'report tokens/keys written in clear into env[].value as warnings, not errors')
     .action(async (files: string[], flags: { allowInlineSecrets?: boolean }) => {
       let failed = false;
-      for (const file of await filesOf(files)) {
+      for (const { file, problem } of await filesOf(files)) {
+        if (problem !== undefined) {
+          failed = true;
+          process.stdout.write(`${problem}\n`);
+          continue;
+        }
         const lines = await validateFile(file, flags.allowInlineSecrets === true);
         failed ||= lines.some((l) => !l.ok);
         for (const line of lines) {
@@ -37,12 +42,25 @@ export function registerValidateCommand(program: Command): void {
     });
 }
 
-/** Folders become their manifest files (`manifestFiles`); anything else stays, so that an unreadable file gets its own line. */
-async function filesOf(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
+/**
+ * Folders become their manifest files (`manifestFiles`); anything else stays, so that an unreadable file
+ * gets its own line. A folder without manifests is a `problem` line of its own; the other paths are still checked.
+ */
+async function filesOf(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
+  const out: Array<{ file: string; problem?: string }> = [];
   for (const path of paths) {
-    const folder = await stat(path).then((s) => s.isDirectory(), () => false);
-    out.push(...(folder ? await manifestFiles([path]) : [path]));
+    if (!(await stat(path).then((s) => s.isDirectory(), () => false))) {
+      out.push({ file: path });
+      continue;
+    }
+    try {
+      out.push(...(await manifestFiles([path])).map((file) => ({ file })));
+    } catch (e) {
+      if (!isInferkitError(e)) {
+        throw e;
+      }
+      out.push({ file: path, problem: e.message });
+    }
   }
   return out;
 }

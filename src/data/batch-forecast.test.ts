@@ -144,6 +144,20 @@ describe('batchForecast with bad call options', () => {
     expect(stats.calls).toBe(0);
   });
 
+  it('still isolates a bad series whose error names a field of its own, and outlives one stray 404', async () => {
+    const names = series(8).map((s) => s.name);
+    const bad = names[1];
+    // A custom service naming the series field its own way (not `inputs[…]`): still one series' fault.
+    const own = instrumented((chunk) => (chunk.includes(bad) ? new InferkitError('invalid_request', 'series has NaN', { param: 'series' }) : undefined));
+    const r = await batchForecast(series(8), own.f, { horizon: 3, chunkSize: 2, concurrency: 1 });
+    expect([r.status, r.forecasts.length, r.failures.map((x) => x.name)]).toEqual(['partial', 7, [bad]]);
+    // One 404 (a rolling deploy) fails its chunk only; the next chunk is sent and answered.
+    let first = true;
+    const stray = instrumented(() => (first ? ((first = false), new InferkitError('model_not_found', 'no model m')) : undefined));
+    const s = await batchForecast(series(8), stray.f, { horizon: 3, chunkSize: 2, concurrency: 1 });
+    expect([s.status, s.forecasts.length, s.failures.length, stray.stats.calls]).toEqual(['partial', 6, 2, 4]);
+  });
+
   it('does not split a chunk the forecaster rejects for its options, and sends no more chunks', async () => {
     const { f, stats } = instrumented(undefined, localForecaster(theta(), { maxHorizon: 5 }));
     const r = await batchForecast(series(16), f, { horizon: 6, chunkSize: 4, concurrency: 1 });
@@ -181,10 +195,11 @@ describe('batchForecast with bad call options', () => {
       expect(posts).toEqual([]);
       const good = await batchForecast(series(24), naive, { horizon: 4, chunkSize: 12 });
       expect([good.status, good.forecasts.length, posts.length]).toEqual(['completed', 24, 2]);
-      // A model name the server does not serve is the call's mistake too: one 404, not one per chunk.
+      // A model name the server does not serve is the call's mistake too: two 404s (one may be a rolling
+      // deploy's), not one per chunk.
       posts.length = 0;
       const typo = await batchForecast(series(24), remote({ baseUrl: server.url }, { modelName: 'naiv', fetch: counting, retries: 0 }), { horizon: 4, chunkSize: 3, concurrency: 1 });
-      expect([typo.status, typo.failures.length, typo.failures[0].error.code, posts.length]).toEqual(['error', 24, 'model_not_found', 1]);
+      expect([typo.status, typo.failures.length, typo.failures[0].error.code, posts.length]).toEqual(['error', 24, 'model_not_found', 2]);
     } finally {
       await server.close();
     }

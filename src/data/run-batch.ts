@@ -43,17 +43,26 @@ function rejectedField(e: unknown): string | undefined {
   return typeof param === 'string' ? param : undefined;
 }
 
-/** True for a field of the call (`options.horizon`, `model`) rather than of one input (`inputs[3].series`). */
+/**
+ * True for a field of the call that every chunk carries alike (`options`, `options.horizon`, `model`),
+ * named as the forecast request names them; any other field may be one series' (`inputs[3].series`,
+ * or a custom service's own names), so its chunk is still split.
+ */
 function isCallField(param: string | null | undefined): boolean {
-  return typeof param === 'string' && param.length > 0 && !param.startsWith('inputs');
+  return typeof param === 'string' && (param === 'options' || param.startsWith('options.') || param.startsWith('options[') || param === 'model');
+}
+
+/** A rejection of the call's own fields: every chunk would get it, so none is split or sent again. */
+function isCallRejection(e: unknown): boolean {
+  return isInferkitError(e) && e.code === 'invalid_request' && isCallField(rejectedField(e));
 }
 
 /**
- * A rejection of the call itself (its options, a model the service does not have, a missing key): every
- * chunk would get it, so none is split or sent again.
+ * A model the service does not have, or a key it refuses: every chunk would get it too, but a rolling
+ * deploy can answer one of them by mistake, so it counts only when a second request gets it as well.
  */
-function isCallRejection(e: unknown): boolean {
-  return isInferkitError(e) && ((e.code === 'invalid_request' && isCallField(rejectedField(e))) || e.code === 'model_not_found' || e.code === 'unauthorized');
+function isServiceRejection(e: unknown): boolean {
+  return isInferkitError(e) && (e.code === 'model_not_found' || e.code === 'unauthorized');
 }
 
 /** Request-level rejections that one bad series can cause (an input's field, or none named): worth splitting the chunk to isolate it. */
@@ -66,9 +75,9 @@ function isSplittable(e: unknown): boolean {
  * Forecasts many series through any Forecaster (in-kernel or remote): chunks of `chunkSize` series per
  * request, `concurrency` requests at once, progress after each request. Per-series errors are collected;
  * a chunk rejected as a whole for an invalid series (or with no field named) is split in halves until the bad
- * series are isolated; a chunk rejected for the call itself (a field like `options.horizon`, a model the
- * service does not have, a missing key) is not split, and the chunks not yet sent fail with the same error
- * without a request; a chunk that fails otherwise (network,
+ * series are isolated; a chunk rejected for the call's own fields (`options.horizon`, `model`) is not split,
+ * and the chunks not yet sent fail with the same error without a request, as they do once a second request
+ * gets a model the service does not have or a refused key; a chunk that fails otherwise (network,
  * server fault) reports each of its series failed with the reason.
  */
 export async function runBatch(
@@ -88,8 +97,9 @@ export async function runBatch(
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   const progress: BatchProgress = { done: rejected.length, total: inputs.length + rejected.length, failed: rejected.length };
   let requests = 0;
-  // Set by the first rejection of the call itself: later chunks fail with it unsent.
+  // Set by the first rejection of the call itself (by the second of the service): later chunks fail with it unsent.
   let callRejection: unknown;
+  let serviceRejections = 0;
   options.onProgress?.({ ...progress });
 
   const send = async (chunk: TimeSeriesInput[]): Promise<ChunkResult> => {
@@ -110,7 +120,7 @@ export async function runBatch(
       );
     } catch (e) {
       signal?.throwIfAborted();
-      if (isCallRejection(e)) {
+      if (isCallRejection(e) || (isServiceRejection(e) && ++serviceRejections >= 2)) {
         callRejection ??= e;
       } else if (isSplittable(e) && chunk.length > 1) {
         return split(chunk);

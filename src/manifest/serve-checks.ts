@@ -38,7 +38,8 @@ export function serveChecks(isvc: InferenceService, config: RuntimeConfig): { er
   const errors: ServeFinding[] = [];
   const warnings: ServeFinding[] = [];
   const note = taskNote(config.task);
-  (note?.severity === 'error' ? errors : warnings).push(...(note ? [{ at: 'args', message: note.message }] : []));
+  // A custom container's image may be no Hugging Face runtime at all: there its task is only a warning.
+  (note?.severity === 'error' && config.form === 'model' ? errors : warnings).push(...(note ? [{ at: 'args', message: note.message }] : []));
   const annotation = (check: () => unknown): void => {
     try {
       check();
@@ -63,11 +64,17 @@ export function serveChecks(isvc: InferenceService, config: RuntimeConfig): { er
   }
   const problems = task === undefined ? baselineArgProblems(config) : unusedArgProblems(config, task);
   errors.push(...problems.map((p) => ({ at: 'args', message: p.message })));
-  // Neither server can load a model-form service that names no model (KServe reads /mnt/models only with
-  // a storageUri); a custom container may find its model by other means.
-  if (config.form === 'model' && config.modelId === undefined && config.storageUri === undefined && config.args.values.model_dir === undefined) {
-    errors.push({ at: 'args', message: 'the service names no model: set --model_id=<hub id or folder>, storageUri: hf://org/name or --model_dir=<folder>' });
+  // Neither server can load a model-form service that names no model and gives KServe nothing to put in
+  // /mnt/models (storageUri, storage, storageUris); a custom container may find its model by other means.
+  if (config.form === 'model' && config.modelId === undefined && config.args.values.model_dir === undefined && !hasStorage(isvc)) {
+    errors.push({ at: 'args', message: 'the service names no model: set --model_id=<hub id or folder> or --model_dir=<folder>, or give KServe storage (storageUri: hf://org/name, s3://…; storage; storageUris)' });
   }
   warnings.push(...unimplementedArgWarnings(config.args, task).map((message) => ({ at: 'args', message })));
   return { errors, warnings };
+}
+
+/** Whether KServe's storage initializer has something to download for the predictor (any storage form of the CRD). */
+function hasStorage(isvc: InferenceService): boolean {
+  const predictor = isvc.spec.predictor as { model?: { storageUri?: unknown; storage?: unknown }; storageUris?: unknown };
+  return predictor.model?.storageUri !== undefined || predictor.model?.storage !== undefined || (Array.isArray(predictor.storageUris) && predictor.storageUris.length > 0);
 }
