@@ -88,9 +88,8 @@ const ForwardedOptionsSchema = ForecastOptionsSchema.extend({
 /**
  * Checks the options a batch forwards to every request (`horizon`, `quantiles`, `level`, `model`) by the
  * forecast request's rules, and `chunkSize` and `concurrency`, before any request is sent: a bad one would
- * fail every chunk alike. Throws a
- * ValidationError naming the field as the request validation does (`batchForecast: options.horizon: …`;
- * `context` names the calling function).
+ * fail every chunk alike. Throws a ValidationError naming the field as the request validation does
+ * (`batchForecast: options.horizon: …`; `context` names the calling function).
  */
 export function checkForwardedOptions(options: Partial<BatchForecastOptions> | undefined, context = 'batchForecast'): void {
   const { horizon, quantiles, level, model, chunkSize, concurrency } = options ?? {};
@@ -119,7 +118,8 @@ export function readSource(source: FrameLike | readonly TimeSeriesInput[], optio
  * of `chunkSize` series per request, `concurrency` requests at once, progress after each request.
  *
  * Options sent with every request (`horizon`, `quantiles`, `level`, `model`) are checked first, by the forecast
- * request's rules: a bad one throws a ValidationError naming it (`options.horizon`) before any request.
+ * request's rules, and so are `chunkSize` and `concurrency`: a bad one throws a ValidationError naming it
+ * (`options.horizon`) before any request.
  *
  * Failures stay with their series: a series of a frame that cannot be read (bad spacing, one timestamp,
  * non-numeric values) is reported in `failures` and the rest are forecast; a chunk rejected as a whole for an

@@ -26,9 +26,17 @@ export const BASELINE_ARGS: Readonly<Record<string, readonly BaselineName[]>> = 
   max_context: ['auto-ets'],
 };
 
+/** The baselines by their own names, in {@link BASELINE_IDS}' order. */
+const BASELINE_NAMES: readonly BaselineName[] = [...new Set(Object.values(BASELINE_IDS))];
+
+/** A model id as {@link BASELINE_IDS} spells it: lower case, `-` for `_`, without `baseline/`. */
+function baselineKey(modelId: string): string {
+  return modelId.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '');
+}
+
 /** The baseline a model id names (any letter case, `-` or `_`, optionally `baseline/…`), else undefined. */
 export function baselineOf(modelId: string | undefined): BaselineName | undefined {
-  return modelId === undefined ? undefined : BASELINE_IDS[modelId.toLowerCase().replace(/_/g, '-').replace(/^baseline\//, '')];
+  return modelId === undefined ? undefined : BASELINE_IDS[baselineKey(modelId)];
 }
 
 /**
@@ -39,11 +47,10 @@ export function unknownBaselineProblem(modelId: string | undefined): BaselineArg
   if (modelId === undefined || !/^baseline\//i.test(modelId) || baselineOf(modelId) !== undefined) {
     return undefined;
   }
-  const names = ['seasonal-naive', 'naive', 'theta', 'auto-ets', 'mstl'];
-  const hint = didYouMean(modelId.slice('baseline/'.length).toLowerCase().replace(/_/g, '-'), names);
+  const hint = didYouMean(baselineKey(modelId), BASELINE_NAMES);
   return {
     param: 'model_id',
-    message: `--model_id=baseline/… names no baseline${hint !== undefined ? `; did you mean baseline/${hint}?` : ''} (baselines: ${names.join(', ')})`,
+    message: `--model_id=baseline/… names no baseline${hint !== undefined ? `; did you mean baseline/${hint}?` : ''} (baselines: ${BASELINE_NAMES.join(', ')})`,
   };
 }
 

@@ -30,6 +30,11 @@ export const KSERVE_TASKS: readonly string[] = [
   'time_series_forecast',
 ];
 
+/** The task inferkit serves for a `--task` value (any letter case, `-` or `_`, or an alias), else undefined. */
+function servedTask(task: string): ServeTask | undefined {
+  return TASK_ALIASES[task.toLowerCase().replace(/-/g, '_')];
+}
+
 /** Words in a model id or name that mark a forecasting model when `--task` is absent. */
 const FORECAST_HINT = /chronos|forecast|timesfm|moirai|lag-llama|seasonal|naive|baseline|\btheta\b|\bauto-?ets\b|\bets\b|\bmstl\b/i;
 
@@ -42,7 +47,7 @@ const FORECAST_HINT = /chronos|forecast|timesfm|moirai|lag-llama|seasonal|naive|
  */
 export function inferTask(config: Pick<RuntimeConfig, 'task' | 'modelId' | 'modelName' | 'storageUri'> & { modelDir?: string }): ServeTask {
   if (config.task !== undefined) {
-    const task = TASK_ALIASES[config.task.toLowerCase().replace(/-/g, '_')];
+    const task = servedTask(config.task);
     if (task === undefined) {
       throw new InferkitError(
         'unsupported',
@@ -75,7 +80,7 @@ export function taskNote(task: string | undefined): TaskNote | undefined {
     return undefined;
   }
   const kserve = KSERVE_TASKS.find((t) => t === task.toLowerCase());
-  const served = TASK_ALIASES[task.toLowerCase().replace(/-/g, '_')];
+  const served = servedTask(task);
   if (served === undefined && kserve === undefined) {
     return { severity: 'error', message: `--task names a task neither KServe's Hugging Face runtime nor inferkit has; expected one of ${KSERVE_TASKS.join(', ')}` };
   }
