@@ -60,7 +60,12 @@ export class ValidationError extends InferkitError {
   }
 }
 
-/** A non-2xx HTTP answer from a remote service or hub. `body` is the server's message. */
+/**
+ * A non-2xx HTTP answer from a remote service or hub. `body` is the server's message. `param` names the
+ * request field the server blamed: `options.param` when given, else the body's `error.param` when it is a
+ * string (the forecast API's `{ error: { code, message, param } }`, e.g. `options.horizon`); undefined when
+ * the server named none (KServe's V1/V2 `{ error: "<message>" }`).
+ */
 export class HttpError extends InferkitError {
   override name = 'HttpError';
   readonly status: number;
@@ -68,11 +73,18 @@ export class HttpError extends InferkitError {
   readonly body: unknown;
 
   constructor(status: number, url: string, body: unknown, message: string, options: InferkitErrorOptions = {}) {
-    super(codeForStatus(status), message, options);
+    super(codeForStatus(status), message, { ...options, param: options.param ?? errorParamOf(body) });
     this.status = status;
     this.url = url;
     this.body = body;
   }
+}
+
+/** The `error.param` of an error body when it is a string (`{ error: { param: "options.horizon" } }`). */
+function errorParamOf(body: unknown): string | undefined {
+  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  const param = typeof error === 'object' && error !== null ? (error as { param?: unknown }).param : undefined;
+  return typeof param === 'string' ? param : undefined;
 }
 
 function codeForStatus(status: number): InferkitErrorCode {

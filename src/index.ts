@@ -22,8 +22,8 @@ export {
   ApiErrorSchema, TimeSeriesForecastSchema, ForecastOutputSchema, UsageSchema, ForecastResponseSchema,
 } from './contract/forecast.js';
 export type {
-  TimeSeries, TimeSeriesInput, ForecastOptions, ForecastRequest, ForecastRequestInput, ApiError,
-  TimeSeriesForecast, ForecastOutput, Usage, ForecastResponse,
+  TimeSeries, TimeSeriesInput, TimeSeriesInputFields, TimeSeriesInputExtensions, ForecastOptions, ForecastOptionsInput,
+  ForecastRequest, ForecastRequestInput, ApiError, TimeSeriesForecast, ForecastOutput, Usage, ForecastResponse,
 } from './contract/forecast.js';
 export { V1PredictRequestSchema, V1PredictResponseSchema, ErrorBodySchema } from './contract/v1.js';
 export type { V1PredictRequest, V1PredictResponse, ErrorBody } from './contract/v1.js';

@@ -105,7 +105,9 @@ export type ForecastRollout = z.output<typeof ForecastRolloutSchema>;
 /**
  * Forecast options: `horizon` steps, optional quantile levels in (0, 1), optional interval `level`s
  * in percent (inferkit extension, statsforecast's `level`: 80 → quantiles 0.1 and 0.9, see
- * {@link forecastQuantileLevels}), optional `rollout`. Extra fields are kept.
+ * {@link forecastQuantileLevels}), optional `rollout`. Extra fields are kept and not checked, as the
+ * contract allows them for forward compatibility: a misspelt `quantile` is accepted and ignored (the
+ * answer has no quantiles). {@link ForecastOptionsInput}, the type callers write, catches it at compile time.
  */
 export const ForecastOptionsSchema = z.looseObject({
   horizon: z.number().int('expected an integer horizon').positive('expected a positive horizon'),
@@ -117,8 +119,16 @@ export const ForecastOptionsSchema = z.looseObject({
     .optional(),
   rollout: ForecastRolloutSchema.optional(),
 });
-/** Validated forecast options. */
+/** Validated forecast options (extra fields kept, so any field name reads as `unknown`); to write options, use {@link ForecastOptionsInput}. */
 export type ForecastOptions = z.output<typeof ForecastOptionsSchema>;
+
+/**
+ * Forecast options as a caller writes them: `horizon`, `quantiles`, `level`, `rollout` and nothing else, so
+ * `{ horizon: 12, quantile: [0.5] }` does not compile. Extra fields: see {@link ForecastRequestInput}.
+ */
+// The schema's input with its declared fields only: a `$strip` object's input has no index signature (a loose
+// one's has), while the schema itself still accepts and keeps extra fields at runtime.
+export type ForecastOptionsInput = z.input<z.ZodObject<typeof ForecastOptionsSchema.shape, z.core.$strip>>;
 
 /** The two quantile levels of a central interval of `level` percent: 80 → [0.1, 0.9], 95 → [0.025, 0.975]. */
 export function intervalQuantiles(level: number): [number, number] {
@@ -168,8 +178,37 @@ export const ForecastRequestSchema = z
   });
 /** A validated forecast request (enums normalised). */
 export type ForecastRequest = z.output<typeof ForecastRequestSchema>;
-/** A forecast request as a caller writes it (enums in any case). */
-export type ForecastRequestInput = z.input<typeof ForecastRequestSchema>;
+
+/**
+ * Fields inferkit's frame functions add to a forecast input (not in the contract; kept on the wire and echoed
+ * onto the input's forecast, not checked): `frameToInputs` sets them, `forecastToFrame` and the charts read them.
+ */
+// A type literal, not an interface: a series carrying these fields still reads as a `Record<string, unknown>`.
+export type TimeSeriesInputExtensions = {
+  /** Names of a multivariate series' variables (its value columns), in order. */
+  variables?: string[];
+  /** IANA time zone the series' timestamps are written in (`"Europe/Berlin"`), across DST changes. */
+  time_zone?: string;
+};
+
+/**
+ * A forecast request as a caller writes it (enums in any case), with the declared fields only — at the top
+ * level, in each input (plus {@link TimeSeriesInputExtensions}) and in `options` — so a misspelt field in an
+ * object literal (`options: { horizon: 12, quantile: [0.5] }`) is a compile error instead of being sent and
+ * ignored.
+ *
+ * Extra fields are still part of the contract (forward compatibility) and are sent and kept: request-level
+ * data goes in `metadata` or `other_properties` (both echoed). Any other field is sent when it comes in an
+ * object typed elsewhere — `const options = { horizon: 12, seed: 7 }`, then `{ model, inputs, options }` —
+ * since TypeScript rejects unknown fields only in an object literal written in place.
+ */
+export type ForecastRequestInput = Omit<z.input<z.ZodObject<typeof ForecastRequestSchema.shape, z.core.$strip>>, 'inputs' | 'options'> & {
+  inputs: TimeSeriesInputFields[];
+  options: ForecastOptionsInput;
+};
+
+/** One forecast input as a caller writes it: the contract's declared fields and {@link TimeSeriesInputExtensions}. */
+export type TimeSeriesInputFields = z.input<z.ZodObject<typeof TimeSeriesInputSchema.in.shape, z.core.$strip>> & TimeSeriesInputExtensions;
 
 /** The error object of the forecast API. */
 export const ApiErrorSchema = z.looseObject({

@@ -1,5 +1,5 @@
 import type { Frequency } from '../contract/enums.js';
-import type { TimeSeriesInput } from '../contract/forecast.js';
+import type { TimeSeriesInput, TimeSeriesInputExtensions } from '../contract/forecast.js';
 import { frequencySpec, formatFrequency } from '../contract/enums.js';
 import { gridPositions, inferFrequency } from './infer-frequency.js';
 import { formatTimestamp, formatWithOffset, type ParsedTimestamp } from './timestamps.js';
@@ -8,7 +8,7 @@ import { formatTimestamp, formatWithOffset, type ParsedTimestamp } from './times
  * A forecast input as built from a frame: multivariate ones name their variables, and series read with a
  * `timeZone` carry it as `time_zone` (extra fields, kept on the wire and echoed onto the forecast).
  */
-export type SeriesInput = TimeSeriesInput & { variables?: string[]; time_zone?: string };
+export type SeriesInput = TimeSeriesInput & TimeSeriesInputExtensions;
 
 /** One series' rows as read from a frame, in row order. */
 export interface PendingSeries {

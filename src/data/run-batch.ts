@@ -28,22 +28,6 @@ export function failure(name: string, e: unknown): SeriesFailure {
 }
 
 /**
- * The request field a rejection names: the error's `param`, else the `error.param` of the body a remote
- * service answered with (a ForecastResponse with `status: "error"`); undefined when none is named.
- */
-function rejectedField(e: unknown): string | undefined {
-  if (!isInferkitError(e)) {
-    return undefined;
-  }
-  if (e.param !== undefined) {
-    return e.param;
-  }
-  const body = (e as { body?: unknown }).body;
-  const param = typeof body === 'object' && body !== null ? (body as { error?: { param?: unknown } | null }).error?.param : undefined;
-  return typeof param === 'string' ? param : undefined;
-}
-
-/**
  * True for a field of the call that every chunk carries alike (`options`, `options.horizon`, `model`),
  * named as the forecast request names them; any other field may be one series' (`inputs[3].series`,
  * or a custom service's own names), so its chunk is still split.
@@ -52,9 +36,12 @@ function isCallField(param: string | null | undefined): boolean {
   return typeof param === 'string' && (param === 'options' || param.startsWith('options.') || param.startsWith('options[') || param === 'model');
 }
 
-/** A rejection of the call's own fields: every chunk would get it, so none is split or sent again. */
+/**
+ * A rejection of the call's own fields: every chunk would get it, so none is split or sent again. The field
+ * is the error's `param` (a remote service's HttpError takes it from the body's `error.param`).
+ */
 function isCallRejection(e: unknown): boolean {
-  return isInferkitError(e) && e.code === 'invalid_request' && isCallField(rejectedField(e));
+  return isInferkitError(e) && e.code === 'invalid_request' && isCallField(e.param);
 }
 
 /**

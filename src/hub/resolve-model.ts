@@ -1,4 +1,5 @@
 import { modelInfo } from '@huggingface/hub';
+import { envCacheDir } from '../config.js';
 import { InferkitError, isInferkitError } from '../errors.js';
 import { createHubFetch } from './create-hub-fetch.js';
 import { downloadModelFiles, isFresh } from './download-model-files.js';
@@ -22,7 +23,9 @@ interface Target {
 }
 
 /**
- * Resolves a model reference to local files, downloading only the wanted ones into the cache.
+ * Resolves a model reference to local files, downloading only the wanted ones into the cache
+ * (`cacheDir`, by default the one model cache the CLI uses: `INFERKIT_CACHE`, see `envCacheDir()`).
+ * `resolveModel('org/name', { files: { required: ['config.json'] } })` is enough for a public model.
  *
  * `ref`: a hub id (`dslim/bert-base-NER`), `hf://org/name`, either with an optional `@revision`
  * (`hf://org/name@v1.0`, `org/name@<commit sha>`), or a local folder (absolute, or starting
@@ -40,7 +43,7 @@ interface Target {
  * `hub_error`, `invalid_request` (bad ref), `timeout` (a file's lock stayed held past
  * `lockTimeoutMs`; the message names the lock file). No message or cause ever contains the token.
  */
-export async function resolveModel(ref: string, options: ResolveModelOptions): Promise<ResolvedModel> {
+export async function resolveModel(ref: string, options: ResolveModelOptions = {}): Promise<ResolvedModel> {
   const parsed = parseModelRef(ref);
   const spec = options.files ?? 'all';
   if (spec !== 'all') {
@@ -56,7 +59,7 @@ export async function resolveModel(ref: string, options: ResolveModelOptions): P
     );
   }
   const revision = parsed.revision ?? options.revision ?? 'main';
-  const t: Target = { ref, repo: parsed.repo, revision, spec, cache: modelCachePaths(options.cacheDir, parsed.repo, revision) };
+  const t: Target = { ref, repo: parsed.repo, revision, spec, cache: modelCachePaths(options.cacheDir ?? envCacheDir(), parsed.repo, revision) };
   if (options.offline) {
     const hit = await fromCache(t, options);
     if ('missing' in hit) {

@@ -12,7 +12,10 @@ export interface HubProgressEvent {
   total: number;
 }
 
-/** Options of `resolveModel`. Nothing is read from the environment: see `hubOptionsFromEnv()`. */
+/**
+ * Options of `resolveModel`. Only the cache's default comes from the environment (the one model cache the CLI
+ * uses); for the token, hub URL and offline mode of the environment, spread `hubOptionsFromEnv()`.
+ */
 export interface ResolveModelOptions {
   /** Which files are wanted; `'all'` takes every file of the repo or folder. @default 'all' */
   files?: FileSpec | 'all';
@@ -22,8 +25,11 @@ export interface ResolveModelOptions {
   accessToken?: string;
   /** Hub base URL. @default 'https://huggingface.co' */
   hubUrl?: string;
-  /** Cache root; files land in `<cacheDir>/models/<org>--<name>/<revision>/<path>`. */
-  cacheDir: string;
+  /**
+   * Cache root; files land in `<cacheDir>/models/<org>--<name>/<revision>/<path>`.
+   * @default the one model cache of the CLI and notebooks (`envCacheDir()`): `INFERKIT_CACHE`, else `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit`
+   */
+  cacheDir?: string;
   /** Use only the cache; never touch the network. @default false */
   offline?: boolean;
   /** Called with download progress and cache hits. */

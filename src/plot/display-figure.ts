@@ -52,7 +52,7 @@ export interface DisplayedFigure {
  * `plotly: 'inline'`); with `interactive: false` the PNG alone. Optionally writes a standalone HTML file.
  * The Chromium behind the PNG is shared by later charts and closes after `idleMs` (or `closeRenderer()`).
  * Outside a tslab kernel, pass `display` (an object with `png(bytes)`, and `html(html)` for the interactive
- * chart); without it this throws an InferkitError `config`.
+ * chart); without it this throws an InferkitError `config` at once, before starting Chromium or writing `file`.
  */
 export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<DisplayedFigure> {
   const display: FigureDisplay | PngDisplay = options.display

@@ -12,7 +12,7 @@ describe('displayFrame outside a tslab kernel', () => {
     expect((err as Error).message).toBe(
       'displayFrame needs a running tslab kernel (Jupyter with the tslab kernel); outside one, pass { display }: an object with html(html: string), or call frameHtml(frame) for the HTML',
     );
-    expect(((err as Error).cause as Error).message).toBe('Not ready');
+    expect((err as Error).message).not.toContain('Not ready');
   });
 
   it('shows the table through the display it is given, outside a kernel', async () => {

@@ -25,8 +25,10 @@ export async function displayFrame(frame: TableLike, options: DisplayFrameOption
 
 /**
  * tslab's `display` for the helper named `caller`. Where there is no running tslab kernel (tslab cannot
- * be loaded, or its display answers "Not ready"), showing throws an InferkitError `config` (param `display`)
- * saying so and what to pass as `{ display }` instead (`instead`).
+ * be loaded, or its display is not connected to a cell), this throws at once — before the caller does any
+ * work, such as rendering a PNG — an InferkitError `config` (param `display`) saying so and what to pass as
+ * `{ display }` instead (`instead`). Where tslab cannot tell beforehand, showing throws it instead of
+ * tslab's "Not ready".
  */
 export async function kernelDisplay(caller: string, instead: string): Promise<KernelDisplay> {
   const noKernel = (cause: unknown, why = ''): InferkitError =>
@@ -36,6 +38,9 @@ export async function kernelDisplay(caller: string, instead: string): Promise<Ke
     tslab = await import('tslab');
   } catch (e) {
     throw noKernel(e, `, and the tslab package could not be loaded (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+  }
+  if ((await displayConnected()) === false) {
+    throw noKernel(undefined);
   }
   const show = (draw: () => void): void => {
     try {
@@ -48,4 +53,26 @@ export async function kernelDisplay(caller: string, instead: string): Promise<Ke
     html: (html) => show(() => tslab.display.html(html)),
     png: (bytes) => show(() => tslab.display.png(bytes)),
   };
+}
+
+/** What {@link displayConnected} reads of tslab's `jupyter` module. */
+interface TslabJupyter {
+  lastWriteDisplayData?: unknown;
+}
+
+/**
+ * Whether tslab's display is connected to a running cell: tslab's kernel sets `lastWriteDisplayData` of its
+ * `jupyter` module for each cell it runs, and `display` throws "Not ready" while it is unset (1.0.x). Read
+ * live from the CommonJS exports object (`default` when imported as ESM; named exports would be a copy taken
+ * at load). Undefined when it cannot be read (another tslab layout): showing then tells.
+ */
+async function displayConnected(): Promise<boolean | undefined> {
+  let ns: TslabJupyter & { default?: TslabJupyter };
+  try {
+    ns = await import('tslab/dist/jupyter.js');
+  } catch {
+    return undefined;
+  }
+  const jupyter = ns.default ?? ns;
+  return 'lastWriteDisplayData' in jupyter ? jupyter.lastWriteDisplayData != null : undefined;
 }

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { FORECAST_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
@@ -11,10 +10,7 @@ import { createChronosBolt, type ChronosBoltOptions } from './create-chronos-bol
 import type { ForecastModel } from './forecast-model.js';
 
 /** Options of {@link loadChronosBolt}: model options plus hub options (token, cache, offline …). */
-export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files' | 'cacheDir'> {
-  /** Hub cache root (unused for local folders). @default the one model cache: `INFERKIT_CACHE`, else `$XDG_CACHE_HOME/inferkit`, else `~/.cache/inferkit` */
-  cacheDir?: string;
-}
+export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files'> {}
 
 /**
  * Loads a Chronos-Bolt ONNX model from a local folder (`./models/bolt`, `/abs/path`) or a hub id
@@ -25,11 +21,8 @@ export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<Resolve
  */
 export async function loadChronosBolt(source: string, options: LoadChronosBoltOptions = {}): Promise<ForecastModel> {
   const ref = parseModelRef(source);
-  const { resolved, graphPath: modelPath } = await resolveOnnxModel(source, FORECAST_FILES, ['onnx/model.onnx', 'model.onnx'], {
-    ...options,
-    // Only a hub id uses it; like loadTokenClassifier, the one model cache unless given.
-    cacheDir: options.cacheDir ?? (ref.kind === 'hub' ? envCacheDir() : ''),
-  });
+  // A hub id is cached in `cacheDir`, by default (resolveModel's) the one model cache, like loadTokenClassifier.
+  const { resolved, graphPath: modelPath } = await resolveOnnxModel(source, FORECAST_FILES, ['onnx/model.onnx', 'model.onnx'], options);
   const configPath = resolved.files['config.json'];
   if (configPath === undefined) {
     throw new InferkitError('model_load_failed', `${source}: expected config.json and onnx/model.onnx (or model.onnx)`);
