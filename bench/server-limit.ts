@@ -23,7 +23,7 @@ import { evenSizes, slicesOf } from '../src/runtime/even-sizes.js';
 import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
-import { batchSizes, forecastLimitTable } from './lib/forecast-limit.js';
+import { batchSizes, forecastLimitTable, formatBusy, sessionsBusy } from './lib/forecast-limit.js';
 import { BERT_BASE, BERT_SMALL, BOLT_SMALL, BOLT_TINY, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
 import { p99 } from './lib/load-client.js';
 import { runLoadInChild } from './lib/load-process.js';
@@ -89,6 +89,8 @@ interface TokenCell {
   b1One: number;
   /** Texts per merged model call during the c=32 cell (`inferkit_batch_size` from /metrics). */
   perCall: number;
+  /** Share of the c=32 cell's wall time the session replicas spent on runs (`inferkit_model_compute_seconds_total`). */
+  busy: number;
 }
 
 /**
@@ -161,6 +163,7 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
       b1All,
       b1One,
       perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
+      busy: sessionsBusy(calls0, calls1, many.seconds, (server.inference.models[0]?.replicaThreads ?? [cpus]).length),
     };
   } finally {
     await server.close();
@@ -278,6 +281,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           `${formatNumber(rate)} (${cells.map((c) => formatNumber(c.rate)).join(', ')})`,
           formatRatio(rate, best.rate),
           formatNumber(mean((c) => c.perCall)),
+          formatBusy(mean((c) => c.busy)),
           Number.isNaN(pipeline) ? '–' : `${formatNumber(pipeline)} (${formatRatio(rate, pipeline)})`,
           formatNumber(mean((c) => c.serverCores)),
           formatNumber(mean((c) => c.clientCores)),
@@ -296,12 +300,12 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'replicas busy (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size, measured before and after the server rows (the better of the two per cell): one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
-          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts: one socket per client writing pre-built requests and reading only the status and framing of each answer, as wrk does, so it takes as little of the machine as it can). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching). /v2/health/live probed every 10 ms on its own connection during that cell.`,
+          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts: one socket per client writing pre-built requests and reading only the status and framing of each answer, as wrk does, so it takes as little of the machine as it can). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching); replicas busy = the wall time the sessions' worker threads spent on runs (/metrics inferkit_model_compute_seconds_total) / (wall × replicas): what is left is replicas waiting for their next run, not CPU they lacked (a preempted run counts as busy). /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on the replicas the server plans (${split.join(' + ')} threads), fed one overlapping call per replica, together holding the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
           `Machine: ${machineLine(machineInfo())}.`,

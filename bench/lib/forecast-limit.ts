@@ -50,11 +50,19 @@ interface LimitPoint {
   cpuUs: number;
 }
 
-/** `inferkit_batch_size` sum and count of `model` from a server's `/metrics` (items per merged model call). */
-export async function batchSizes(port: number, model: string): Promise<{ sum: number; count: number }> {
+/**
+ * `inferkit_batch_size` sum and count of `model` from a server's `/metrics` (items per merged model call), and
+ * `inferkit_model_compute_seconds_total` (its worker threads' time on runs; NaN when it reports none).
+ */
+export async function batchSizes(port: number, model: string): Promise<{ sum: number; count: number; compute: number }> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name}\\{model="${model}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count') };
+  const value = (name: string, missing = 0) => Number(new RegExp(`^${name}\\{model="${model}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? missing);
+  return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count'), compute: value('inferkit_model_compute_seconds_total', Number.NaN) };
+}
+
+/** Share of the wall time `sessions` sessions spent on runs between two {@link batchSizes} readings `seconds` apart. */
+export function sessionsBusy(before: { compute: number }, after: { compute: number }, seconds: number, sessions: number): number {
+  return (after.compute - before.compute) / seconds / sessions;
 }
 
 /**
@@ -113,6 +121,8 @@ async function thetaLimit(o: ForecastLimitOptions): Promise<LimitPoint[]> {
 interface Cell {
   rate: number;
   perCall: number;
+  /** Share of the c=32 cell's wall time the sessions spent on runs (NaN: the model reports none, e.g. Theta). */
+  busy: number;
   serverCores: number;
   serverCpuUs: number;
   liveP99: number;
@@ -140,6 +150,7 @@ async function measureServer(o: ForecastLimitOptions, dir: string, cfg: { kind: 
     return {
       rate: many.requests / many.seconds,
       perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
+      busy: sessionsBusy(calls0, calls1, many.seconds, split.length),
       serverCores: many.serverCores,
       serverCpuUs: (many.serverCores * many.seconds * 1e6) / many.requests,
       liveP99: p99(many.liveMs),
@@ -197,6 +208,7 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
       got.length > 1 ? `${formatNumber(rate)} (${got.map((c) => formatNumber(c.rate)).join(', ')})` : formatNumber(rate),
       formatRatio(rate, best.rate),
       formatNumber(mean((c) => c.perCall)),
+      formatBusy(mean((c) => c.busy)),
       formatNumber(mean((c) => c.serverCores)),
       formatNumber(mean((c) => c.serverCpuUs)),
       `${formatNumber(leanest.cpuUs)} (b${leanest.batch}${kind === 'bolt' ? `, ${leanest.config}` : ''})`,
@@ -211,12 +223,17 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
   const raw = (config: string) => limits.bolt.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
   return {
     title: `Forecast route vs the in-process limit, one ${LENGTH}-point series per request, horizon ${HORIZON}, ${o.threads} threads${busy ? ' — BUSY MACHINE' : ''}`,
-    headers: ['model (sessions × threads)', 'limit series/s (best batch, config)', 'server c=32 series/s (mean of passes)', 'server / limit', 'series per merged call (c=32)', 'server cores (c=32)', 'server CPU µs/series', 'limit CPU µs/series (leanest)', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'limit batch-1 ms (all threads / 1 replica)'],
+    headers: ['model (sessions × threads)', 'limit series/s (best batch, config)', 'server c=32 series/s (mean of passes)', 'server / limit', 'series per merged call (c=32)', 'sessions busy (c=32)', 'server cores (c=32)', 'server CPU µs/series', 'limit CPU µs/series (leanest)', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'limit batch-1 ms (all threads / 1 replica)'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${o.cpus} CPUs${busy ? ': busy machine, numbers noisy' : ''}.`,
       `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (one session with all threads by default, i.e. --replicas 1; with --replicas N one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once, measured before and after the server rows (the better of the two per cell): one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX), also the better of two passes; the server runs it in worker threads (its share of the threads), series cut into chunks of 4–16 (up to 4 per worker).`,
-      `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell), load generator in a child process (lean keep-alive sockets, as in the token tables), ${o.cellMs} ms per cell. The two Chronos-Bolt rows are measured in the order A B B A (a fresh server each time) and averaged, the passes in brackets: in a fixed order the later row gained 3–16%; cores, CPU µs and p50 are means, health p99 the worse pass.`,
+      `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell; sessions busy = their worker threads' wall time on runs from inferkit_model_compute_seconds_total / (wall × sessions), – for Theta, whose workers report none), load generator in a child process (lean keep-alive sockets, as in the token tables), ${o.cellMs} ms per cell. The two Chronos-Bolt rows are measured in the order A B B A (a fresh server each time) and averaged, the passes in brackets: in a fixed order the later row gained 3–16%; cores, CPU µs and p50 are means, health p99 the worse pass.`,
     ],
   };
+}
+
+/** A {@link sessionsBusy} share as a percentage; "–" when the model reports no compute time. */
+export function formatBusy(share: number): string {
+  return Number.isNaN(share) ? '–' : `${(share * 100).toFixed(0)}%`;
 }

@@ -35,6 +35,10 @@ export interface OrtSession {
   readonly parallelRuns?: number;
   /** Runs that would start at once (idle replicas, none queued); absent when the session cannot tell. */
   readonly idleRuns?: number;
+  /** Milliseconds the session's worker threads spent on runs so far (summed over replicas); absent for an in-thread session. */
+  readonly busyMs?: number;
+  /** Runs handed over that wait for a replica (or, in one worker, behind its running run); absent when the session cannot tell. */
+  readonly queuedRuns?: number;
   /** Keeps a replica pool's latency session only if it runs `feeds()` faster (see `WorkerSessionPool.tuneLatency`). */
   tuneLatency?(feeds: () => OrtFeeds): Promise<{ latencyMs: number; replicaMs: number; kept: boolean } | undefined>;
 }

@@ -142,6 +142,8 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     predictor: classifier,
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
     spareRuns: () => classifier.spareRuns,
+    queuedRuns: () => classifier.queuedRuns,
+    busyMs: () => classifier.busyMs,
     v1Scores: classifier.info.v1Output !== 'class_ids',
     unbatched: classifier.info.offsetsMapping === true,
     dispose: () => classifier.dispose(),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { V1ModelList } from '../contract/v1.js';
 import type { V2Live, V2Ready, V2ServerMetadata } from '../contract/v2.js';
 import { openApiDocument } from './openapi-document.js';
+import type { ServedModel } from './model-loader.js';
 import { route, scopeOf, type ServerContext } from './server-context.js';
 
 /** Path of inferkit's own listing of served services (used by `inferkit get`). */
@@ -16,6 +17,8 @@ export const SERVICES_PATH = '/inferkit/v1/services';
  * `/openapi.json`, and `/inferkit/v1/services` (states, status objects and manifests).
  */
 export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  /** Each loaded model's compute milliseconds at the last scrape. */
+  const computeSeen = new WeakMap<ServedModel, number>();
   route(app, '/', { GET: async () => ({ status: 'alive' }) });
   route(app, '/v1/models', {
     GET: async (request): Promise<V1ModelList> => ({ models: ctx.registry.inScope(scopeOf(ctx, request)).map((e) => e.name) }),
@@ -47,6 +50,12 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
     GET: async (_request, reply) => {
       for (const e of ctx.registry.entries) {
         ctx.metrics.modelReady.set({ model: e.name }, e.phase === 'ready' ? 1 : 0);
+        // Compute time: the loaded model's own running total, added as its growth since the last scrape.
+        const busyMs = modelBusyMs(e.model);
+        if (e.model !== undefined && busyMs !== undefined) {
+          ctx.metrics.computeSeconds.inc({ model: e.name }, (busyMs - (computeSeen.get(e.model) ?? 0)) / 1000);
+          computeSeen.set(e.model, busyMs);
+        }
       }
       reply.header('content-type', ctx.metrics.registry.contentType);
       return ctx.metrics.registry.metrics();
@@ -73,4 +82,12 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
       };
     },
   });
+}
+
+/** Milliseconds a served model's worker threads spent on runs; undefined when it runs in-thread or cannot tell. */
+function modelBusyMs(model: ServedModel | undefined): number | undefined {
+  if (model === undefined) {
+    return undefined;
+  }
+  return model.task === 'token_classification' ? model.busyMs?.() : model.model?.busyMs;
 }

@@ -20,6 +20,10 @@ export interface TokenClassificationModel {
   classIds?: (texts: string[], options?: TokenIdsOptions) => Promise<number[][]>;
   /** Model calls that could start at once (idle session replicas); lets the server start a second merged call only then. */
   spareRuns?: () => number;
+  /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); reported in `/metrics`. */
+  busyMs?: () => number | undefined;
+  /** Runs handed to the session that wait for a replica; with `spareRuns`, lets the server prepare the next run while every replica is busy. */
+  queuedRuns?: () => number;
   /**
    * True when V1 entries are not class ids (`--return_probabilities`, `--return_raw_logits`): V1
    * requests then go to `predictor.predictV1` one by one (V2, always ids, is still batched).

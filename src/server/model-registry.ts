@@ -226,31 +226,41 @@ export class ModelRegistry {
     const onBatch = this.options.onBatch;
     const batching = {
       ...this.options.batching,
-      // Sessions in workers: a merged call per replica, plus the next one prepared while they run; a
-      // second call starts only while a replica is idle (`spareRuns`), so calls stay large under load.
+      // Sessions in workers: a merged call per replica, plus the next one prepared while they run (see
+      // `gated` below for when a call beside running ones starts).
       ...(entry.inference?.worker === true ? { maxConcurrentCalls: (entry.inference.replicaThreads?.length ?? 1) + 1 } : {}),
       onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
     };
     entry.model = model;
     // A model that says how many of its runs are idle (token classifier, Chronos-Bolt): a call beside
-    // running ones starts only while one is, and on replicas waits (≤ maxWaitMs) until about as many
-    // items queue as each busy run holds.
+    // running ones starts while a replica is idle or, every replica busy, while no run waits for one, so
+    // the replica that frees first finds its next run ready (no hand-off through this thread). Such a
+    // call waits (≤ maxWaitMs) until about as many items queue as each busy run holds, so runs stay large.
     const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
-    const gated = (spare: () => number): BatcherOptions => ({
+    const gated = (load: RunLoad): BatcherOptions => ({
       ...batching,
-      hasSpareCapacity: () => spare() > 0,
-      ...(replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, spare) } : {}),
+      hasSpareCapacity: () => load.idle() > 0 || (load.queued !== undefined && load.queued() === 0),
+      ...(replicas > 1 || load.queued !== undefined ? { overlapMinItems: balancedOverlap(replicas, load.idle) } : {}),
     });
     if (model.task === 'token_classification') {
-      const spareRuns = model.spareRuns;
-      entry.tokens = createTokenRunner(entry.name, model, spareRuns ? gated(spareRuns) : batching);
+      const { spareRuns, queuedRuns } = model;
+      entry.tokens = createTokenRunner(entry.name, model, spareRuns ? gated({ idle: spareRuns, queued: queuedRuns }) : batching);
     } else if (model.model !== undefined) {
       const inner = model.model;
-      const options = inner.spareRuns !== undefined ? gated(() => inner.spareRuns ?? 0) : batching;
+      const options =
+        inner.spareRuns !== undefined
+          ? gated({ idle: () => inner.spareRuns ?? 0, queued: inner.queuedRuns !== undefined ? () => inner.queuedRuns ?? 0 : undefined })
+          : batching;
       entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, options)) };
     }
     setPhase(entry, 'ready', undefined);
   }
+}
+
+/** How busy a model's session replicas are: idle replicas, and runs waiting for one (when the session can tell). */
+interface RunLoad {
+  idle: () => number;
+  queued: (() => number) | undefined;
 }
 
 function setPhase(entry: ModelEntry, phase: ModelEntry['phase'], reason: string | undefined): void {

@@ -18,6 +18,8 @@ export interface ServerMetrics {
   modelReady: Gauge<'model'>;
   /** `inferkit_model_load_failures_total{model}`: failed load attempts (retries included). */
   loadFailures: Counter<'model'>;
+  /** `inferkit_model_compute_seconds_total{model}`: time the model's worker threads spent on runs (summed over replicas). */
+  computeSeconds: Counter<'model'>;
 }
 
 /** Creates the server's metrics on a fresh registry. */
@@ -56,5 +58,11 @@ export function createServerMetrics(): ServerMetrics {
     }),
     modelReady: new Gauge({ name: 'inferkit_model_ready', help: '1 when the model is ready, else 0', labelNames: ['model'], registers }),
     loadFailures: new Counter({ name: 'inferkit_model_load_failures_total', help: 'Failed model load attempts (each retry counts)', labelNames: ['model'], registers }),
+    computeSeconds: new Counter({
+      name: 'inferkit_model_compute_seconds_total',
+      help: "Seconds the model's inference worker threads spent on runs, summed over session replicas (divide its rate by the replicas for their utilisation)",
+      labelNames: ['model'],
+      registers,
+    }),
   };
 }

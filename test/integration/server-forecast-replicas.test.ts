@@ -146,6 +146,50 @@ describe('serve: Chronos-Bolt on session replicas', () => {
     expect((await Promise.all([first, second, third])).map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
+  it('every replica busy: the next call is prepared while no run waits for a replica (queuedRuns 0), not while one does', async () => {
+    const calls: number[] = [];
+    let queued = 1;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loaders: ModelLoaders = {
+      time_series_forecast: async ({ config }) => {
+        const model = await loadChronosBolt(ruleDir, { name: config.modelName });
+        // The real model, its first call held until the test releases it; no replica idle, runs waiting set by the test.
+        const busy: ForecastModel = {
+          name: model.name,
+          nativeHorizon: model.nativeHorizon,
+          quantiles: model.quantiles,
+          spareRuns: 0,
+          get queuedRuns() {
+            return queued;
+          },
+          predict: async (batch, horizon, opts) => {
+            calls.push(batch.length);
+            if (calls.length === 1) {
+              await gate;
+            }
+            return model.predict(batch, horizon, opts);
+          },
+          dispose: () => model.dispose(),
+        };
+        return servedForecastModel(busy);
+      },
+    };
+    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2, replicas: 2 } });
+    const post = (n: number) => http(server.url, '/v1/timeseries/forecast', { body: body('rule', n, 8) });
+    const first = post(2);
+    await until(() => calls.length === 1);
+    const second = post(2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toEqual([2]); // a run already waits for a replica: the request waits too
+    queued = 0;
+    const third = post(1); // nothing waits for the replica that frees first: the queued requests go out as its next call
+    await until(() => calls.length === 2);
+    expect(calls).toEqual([2, 3]);
+    release();
+    expect((await Promise.all([first, second, third])).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
   it('annotation serving.inferkit.dev/replicas sets one service\'s replicas; a bad value fails that service, naming the annotation', async () => {
     const manifests = [bolt('auto', ruleDir), bolt('two', ruleDir, { [REPLICAS_ANNOTATION]: '2' }), bolt('bad', ruleDir, { [REPLICAS_ANNOTATION]: 'two' })];
     const server = await start(manifests, { loaders: defaultLoaders(), inference: { threads: 4 } });

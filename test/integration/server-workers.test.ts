@@ -94,4 +94,36 @@ describe('serve: ONNX sessions in worker threads', () => {
     expect(inWorker.maxGapMs).toBeLessThan(Math.max(60, inWorker.workMs / 4));
     expect(inWorker.maxGapMs).toBeLessThan(inThread.maxGapMs / 2);
   }, 3 * LOAD_MS);
+
+  it('/metrics reports the seconds its worker threads spent on runs (inferkit_model_compute_seconds_total); in-thread sessions report none', async () => {
+    const compute = (metrics: string, model: string): number | undefined => {
+      const m = new RegExp(`^inferkit_model_compute_seconds_total\\{model="${model}"\\} (\\S+)$`, 'm').exec(metrics);
+      return m ? Number(m[1]) : undefined;
+    };
+    const manifests = [
+      isvc('worker', { args: [`--model_id=${dir}`, '--task=token_classification'] }),
+      isvc('thread', { args: [`--model_id=${dir}`, '--task=token_classification'] }),
+    ];
+    const server = await serve([manifests[0]], { port: 0, loaders: defaultLoaders(), inference: { threads: 1, workerThreads: true } });
+    const inThread = await serve([manifests[1]], { port: 0, loaders: defaultLoaders(), inference: { threads: 1, workerThreads: false } });
+    try {
+      await Promise.all([server.loaded(), inThread.loaded()]);
+      const before = compute((await http(server.url, '/metrics')).text, 'worker') ?? 0;
+      const t0 = performance.now();
+      const r = await http(server.url, '/v1/models/worker:predict', { body: { instances: texts } });
+      const requestMs = performance.now() - t0;
+      expect(r.status, r.text).toBe(200);
+      const after = compute((await http(server.url, '/metrics')).text, 'worker') ?? 0;
+      // One replica with one thread: the heavy run is most of the request, and never more than it.
+      const ms = (after - before) * 1000;
+      expect(ms).toBeGreaterThan(requestMs / 2);
+      expect(ms).toBeLessThanOrEqual(requestMs);
+      // A scrape with no run in between adds nothing.
+      expect(compute((await http(server.url, '/metrics')).text, 'worker')).toBe(after);
+      expect((await http(inThread.url, '/v1/models/thread:predict', { body: { instances: texts.slice(0, 2) } })).status).toBe(200);
+      expect(compute((await http(inThread.url, '/metrics')).text, 'thread')).toBeUndefined();
+    } finally {
+      await Promise.all([server.close(), inThread.close()]);
+    }
+  }, 2 * LOAD_MS);
 });

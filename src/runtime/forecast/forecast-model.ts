@@ -56,6 +56,10 @@ export interface ForecastModel {
    * the model cannot tell. A server starts a second merged call beside a running one only while this is above 0.
    */
   readonly spareRuns?: number;
+  /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); absent when it cannot tell. */
+  readonly busyMs?: number;
+  /** Runs handed to the session that wait for a replica (with `spareRuns`, for Chronos-Bolt); absent when the model cannot tell. */
+  readonly queuedRuns?: number;
   /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */

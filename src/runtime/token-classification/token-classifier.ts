@@ -225,6 +225,16 @@ export class TokenClassifier implements Predictor {
     return this.#session?.idleRuns ?? 0;
   }
 
+  /** Milliseconds this classifier's worker threads spent on runs (summed over replicas); undefined in-thread or once disposed. */
+  get busyMs(): number | undefined {
+    return this.#session?.busyMs;
+  }
+
+  /** Runs handed to this classifier's session that wait for a replica; 0 when unknown or disposed. */
+  get queuedRuns(): number {
+    return this.#session?.queuedRuns ?? 0;
+  }
+
   #run(texts: readonly string[], details: boolean, options: CallOptions, onLogits?: ChunkLogits): Promise<RunOutput> {
     const session = this.#session;
     if (session === undefined) {

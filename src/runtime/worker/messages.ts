@@ -17,8 +17,8 @@ export interface WorkerInit {
 export type FromWorker =
   | { kind: 'ready'; inputNames: string[]; outputNames: string[]; outputMetadata: OrtValueMetadata[] }
   | { kind: 'load-failed'; code: string; message: string }
-  | { kind: 'result'; id: number; outputs: Record<string, WireTensor> }
-  | { kind: 'run-failed'; id: number; message: string };
+  | { kind: 'result'; id: number; outputs: Record<string, WireTensor>; busyMs: number }
+  | { kind: 'run-failed'; id: number; message: string; busyMs: number };
 
 /** Main thread → worker. */
 export type ToWorker = { kind: 'run'; id: number; feeds: Record<string, WireTensor> } | { kind: 'release' };

@@ -15,16 +15,19 @@ describe('createSession({ worker: true, replicas })', () => {
     expect(pool.parallelRuns).toBe(3);
     expect(pool.inputNames).toEqual(local.inputNames);
     expect(pool.idleRuns).toBe(3);
+    expect(pool.queuedRuns).toBe(0);
     // Eight runs at once: three start, five queue; each answer is its own run's.
     const runs = Array.from({ length: 8 }, (_, k) => pool.run(feeds(2, 5 + k, k)));
+    await Promise.resolve(); // runs handed over together are dispatched together
     expect(pool.idleRuns).toBe(0);
+    expect(pool.queuedRuns).toBe(5);
     const answers = await Promise.all(runs);
     for (let k = 0; k < 8; k++) {
       const want = await local.run(feeds(2, 5 + k, k));
       expect(answers[k].logits.dims).toEqual([2, 5 + k, 9]);
       expect(Array.from(answers[k].logits.data as Float32Array)).toEqual(Array.from(want.logits.data as Float32Array));
     }
-    expect(pool.idleRuns).toBe(3);
+    expect([pool.idleRuns, pool.queuedRuns]).toEqual([3, 0]);
   }, LOAD_MS);
 
   it('replicaThreads sets each replica\'s threads; one entry is a single worker session', async () => {
@@ -34,6 +37,17 @@ describe('createSession({ worker: true, replicas })', () => {
     expect(pool.parallelRuns).toBe(2);
     expect(one).not.toBeInstanceOf(WorkerSessionPool);
     expect(one.idleRuns).toBe(1);
+    // One worker: runs wait in it behind the running one; each one's compute time starts when it does, so
+    // the runs' time (busyMs) is never more than the wall time they took together.
+    const busy0 = one.busyMs ?? Number.NaN;
+    const t0 = performance.now();
+    const four = [0, 1, 2, 3].map((k) => one.run(feeds(8, 120, k)));
+    expect([one.idleRuns, one.queuedRuns]).toEqual([0, 3]);
+    await Promise.all(four);
+    const wall = performance.now() - t0;
+    expect([one.idleRuns, one.queuedRuns]).toEqual([1, 0]);
+    expect((one.busyMs ?? Number.NaN) - busy0).toBeGreaterThan(0);
+    expect((one.busyMs ?? Number.NaN) - busy0).toBeLessThanOrEqual(wall);
     await expect(pool.run(feeds(1, 4))).resolves.toHaveProperty('logits');
   }, LOAD_MS);
 

@@ -33,6 +33,8 @@ export class WorkerSessionPool implements OrtSession {
   readonly #runs = { replicas: 0, latency: 0 };
   #dispatchQueued = false;
   #released = false;
+  /** busyMs of a latency session dropped by tuneLatency (its tuning runs). */
+  #droppedBusyMs = 0;
 
   /**
    * `threads[i]` intra-op threads for replica `i` (the first ones are preferred when several are
@@ -69,6 +71,16 @@ export class WorkerSessionPool implements OrtSession {
     return Math.max(0, this.#busy.filter((b) => !b).length - this.#queue.length);
   }
 
+  /** Milliseconds the pool's sessions (replicas and latency session) spent on runs so far, summed. */
+  get busyMs(): number {
+    return this.#sessions.reduce((n, s) => n + s.busyMs, 0) + this.#droppedBusyMs;
+  }
+
+  /** Runs waiting for a replica to free up. */
+  get queuedRuns(): number {
+    return this.#queue.length;
+  }
+
   /** Whether the latency session is open (it may have been dropped by {@link tuneLatency}). */
   get hasLatencySession(): boolean {
     return this.#latency !== undefined;
@@ -102,6 +114,7 @@ export class WorkerSessionPool implements OrtSession {
     const kept = latencyMs <= 0.9 * replicaMs;
     if (!kept) {
       this.#latency = undefined;
+      this.#droppedBusyMs = latency.busyMs;
       await latency.release();
     }
     return { latencyMs, replicaMs, kept };

@@ -17,12 +17,22 @@ async function main(port: NonNullable<typeof parentPort>, init: WorkerInit): Pro
     return;
   }
   const live = session;
+  let lastEnd = 0;
+  const busySince = (received: number): number => {
+    const now = performance.now();
+    const ms = now - Math.max(received, lastEnd);
+    lastEnd = now;
+    return ms;
+  };
   post({ kind: 'ready', inputNames: [...live.inputNames], outputNames: [...live.outputNames], outputMetadata: live.outputMetadata.map((m) => ({ ...m })) });
   port.on('message', (message: ToWorker) => {
     if (message.kind === 'release') {
       void live.release().finally(() => port.close());
       return;
     }
+    // The worker's time on this run (feeds in, ORT run, outputs out), for the model's compute time. Runs
+    // queued behind a running one start when it ends: each is timed from then, so no time counts twice.
+    const t0 = performance.now();
     const feeds: OrtFeeds = {};
     for (const [name, t] of Object.entries(message.feeds)) {
       feeds[name] = tensorOf(t.type, t.data, t.dims);
@@ -34,9 +44,9 @@ async function main(port: NonNullable<typeof parentPort>, init: WorkerInit): Pro
           raw[name] = { type: t.type, dims: [...t.dims], data: t.data as ArrayBufferView };
         }
         const { tensors, transfer } = transferable(raw);
-        post({ kind: 'result', id: message.id, outputs: tensors }, transfer);
+        post({ kind: 'result', id: message.id, outputs: tensors, busyMs: busySince(t0) }, transfer);
       },
-      (e: unknown) => post({ kind: 'run-failed', id: message.id, message: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => post({ kind: 'run-failed', id: message.id, message: e instanceof Error ? e.message : String(e), busyMs: busySince(t0) }),
     );
   });
 }

@@ -37,6 +37,7 @@ export class WorkerSession implements OrtSession {
   #starting: Promise<Worker> | undefined;
   #nextId = 0;
   #restarts = 0;
+  #busyMs = 0;
   #lastCrash: string | undefined;
   #released = false;
 
@@ -50,6 +51,16 @@ export class WorkerSession implements OrtSession {
   /** 1 when no run is queued or running in the worker, else 0. */
   get idleRuns(): number {
     return this.#pending.size === 0 ? 1 : 0;
+  }
+
+  /** Milliseconds the worker spent on runs so far (building feeds, running, sending outputs). */
+  get busyMs(): number {
+    return this.#busyMs;
+  }
+
+  /** Runs waiting in the worker behind the one it runs. */
+  get queuedRuns(): number {
+    return Math.max(0, this.#pending.size - 1);
   }
 
   /** Restarts so far (after crashes or `kill()`). */
@@ -194,6 +205,7 @@ export class WorkerSession implements OrtSession {
   #settle(worker: Worker, message: Extract<FromWorker, { kind: 'result' | 'run-failed' }>): void {
     const run = this.#pending.get(message.id);
     this.#pending.delete(message.id);
+    this.#busyMs += message.busyMs;
     if (this.#pending.size === 0) {
       worker.unref();
     }
