@@ -27,6 +27,8 @@ const TSLAB = 'tslab@1.0.22';
 let work = '';
 let app = '';
 let version = '';
+/** What the install printed. */
+let installLog = '';
 
 beforeAll(async () => {
   version = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
@@ -38,7 +40,8 @@ beforeAll(async () => {
   await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(REPO), null, 2));
   // The README's command, install scripts included: onnxruntime-node's is skipped by its documented switch
   // (it would fetch CUDA libraries; without the switch an offline install fails), the rest run.
-  await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename), TSLAB], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename), TSLAB], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
+  installLog = `${installed.stdout}\n${installed.stderr}`;
 }, PACK_AND_INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -50,6 +53,11 @@ afterAll(async () => {
 const npx = (args: string[], timeout = 60_000) => run('npx', ['inferkit', ...args], { cwd: app, env: ENV, timeout });
 
 describe('inferkit installed from its tarball into an empty folder', () => {
+  it('installs on the Node it supports without engine warnings (no dependency that needs a newer Node)', () => {
+    const engine = installLog.split('\n').filter((line) => /EBADENGINE|Unsupported engine/.test(line));
+    expect(engine, installLog.slice(-4000)).toEqual([]);
+  });
+
   it('the tarball carries the compiled JS and types, the bin, data sets, examples, the CRD schema and the licence', async () => {
     for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'bin/inferkit.js', 'datasets/classic_series.csv', 'examples/forecast.yaml', 'LICENSE', 'dist/manifest/kserve-crd/inference-service-schema.js']) {
       await expect(readFile(join(app, 'node_modules/inferkit', file)), file).resolves.toBeTruthy();
