@@ -96,4 +96,41 @@ describe('Batcher: early answers and spare capacity', () => {
     gates.forEach((g) => g());
     expect(await Promise.all([first, ...small, fourth, q1, q2])).toEqual([[1, 2, 3, 4], [5], [6, 7], [8], [9], [10]]);
   });
+
+  it('readyAhead: with every replica busy, a full run of queued items is handed over ahead while no run waits; fewer wait, never on a timer', async () => {
+    let waitingRuns = 0;
+    const calls: number[][] = [];
+    const gates: Array<() => void> = [];
+    const run = async (items: number[]) => {
+      calls.push([...items]);
+      await new Promise<void>((r) => gates.push(r));
+      return items;
+    };
+    // No replica idle after the first call; a run is 3 items.
+    const b = new Batcher(run, {
+      maxBatchSize: 32,
+      maxWaitMs: 5,
+      maxConcurrentCalls: 3,
+      hasSpareCapacity: () => calls.length === 0,
+      readyAhead: { minItems: 3, allowed: () => waitingRuns === 0 },
+    });
+    const first = b.submit([1]);
+    await tick();
+    const two = [b.submit([2]), b.submit([3])];
+    await new Promise((r) => setTimeout(r, 30));
+    // Two items, less than a run: they wait for a replica, past maxWaitMs (no timer starts a small run ahead).
+    expect(calls).toEqual([[1]]);
+    waitingRuns = 1;
+    const third = b.submit([4]);
+    await tick();
+    // A full run queued, but a run already waits for a replica: nothing more is handed over.
+    expect(calls).toEqual([[1]]);
+    waitingRuns = 0;
+    const fourth = b.submit([5]);
+    await tick();
+    expect(calls).toEqual([[1], [2, 3, 4, 5]]);
+    expect(b.decisions).toMatchObject({ idle: 1, ahead: 1 });
+    gates.forEach((g) => g());
+    expect(await Promise.all([first, ...two, third, fourth])).toEqual([[1], [2], [3], [4], [5]]);
+  });
 });

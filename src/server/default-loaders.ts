@@ -143,6 +143,7 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
     spareRuns: () => classifier.spareRuns,
     queuedRuns: () => classifier.queuedRuns,
+    runItems: classifier.runSize,
     busyMs: () => classifier.busyMs,
     v1Scores: classifier.info.v1Output !== 'class_ids',
     unbatched: classifier.info.offsetsMapping === true,

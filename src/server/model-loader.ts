@@ -22,8 +22,10 @@ export interface TokenClassificationModel {
   spareRuns?: () => number;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); reported in `/metrics`. */
   busyMs?: () => number | undefined;
-  /** Runs handed to the session that wait for a replica; with `spareRuns`, lets the server prepare the next run while every replica is busy. */
+  /** Runs handed to the session that wait for a replica; with `spareRuns` and `runItems`, lets the server hand the next run over while every replica is busy. */
   queuedRuns?: () => number;
+  /** Texts per ORT run at most (the classifier's `maxBatchSize`): the fewest queued texts worth a run handed over ahead. */
+  runItems?: number;
   /**
    * True when V1 entries are not class ids (`--return_probabilities`, `--return_raw_logits`): V1
    * requests then go to `predictor.predictV1` one by one (V2, always ids, is still batched).

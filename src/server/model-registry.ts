@@ -233,34 +233,37 @@ export class ModelRegistry {
     };
     entry.model = model;
     // A model that says how many of its runs are idle (token classifier, Chronos-Bolt): a call beside
-    // running ones starts while a replica is idle or, every replica busy, while no run waits for one, so
-    // the replica that frees first finds its next run ready (no hand-off through this thread). Such a
-    // call waits (≤ maxWaitMs) until about as many items queue as each busy run holds, so runs stay large.
+    // running ones starts only while one is, and on replicas waits (≤ maxWaitMs) until about as many
+    // items queue as each busy run holds. One that also says how many runs wait and how large a run is
+    // (token classifier): every replica busy and none waiting, a full run's worth of queued texts is
+    // handed over ahead, so the replica that frees first starts it at once (no hand-off through this thread).
     const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
-    const gated = (load: RunLoad): BatcherOptions => ({
-      ...batching,
-      hasSpareCapacity: () => load.idle() > 0 || (load.queued !== undefined && load.queued() === 0),
-      ...(replicas > 1 || load.queued !== undefined ? { overlapMinItems: balancedOverlap(replicas, load.idle) } : {}),
-    });
+    const gated = (load: RunLoad): BatcherOptions => {
+      const { queued, runItems } = load;
+      return {
+        ...batching,
+        hasSpareCapacity: () => load.idle() > 0,
+        ...(replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, load.idle) } : {}),
+        ...(queued !== undefined && runItems !== undefined ? { readyAhead: { minItems: runItems, allowed: () => queued() === 0 } } : {}),
+      };
+    };
     if (model.task === 'token_classification') {
-      const { spareRuns, queuedRuns } = model;
-      entry.tokens = createTokenRunner(entry.name, model, spareRuns ? gated({ idle: spareRuns, queued: queuedRuns }) : batching);
+      const { spareRuns, queuedRuns, runItems } = model;
+      entry.tokens = createTokenRunner(entry.name, model, spareRuns ? gated({ idle: spareRuns, queued: queuedRuns, runItems }) : batching);
     } else if (model.model !== undefined) {
       const inner = model.model;
-      const options =
-        inner.spareRuns !== undefined
-          ? gated({ idle: () => inner.spareRuns ?? 0, queued: inner.queuedRuns !== undefined ? () => inner.queuedRuns ?? 0 : undefined })
-          : batching;
+      const options = inner.spareRuns !== undefined ? gated({ idle: () => inner.spareRuns ?? 0 }) : batching;
       entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, options)) };
     }
     setPhase(entry, 'ready', undefined);
   }
 }
 
-/** How busy a model's session replicas are: idle replicas, and runs waiting for one (when the session can tell). */
+/** How busy a model's session replicas are: idle replicas; runs waiting for one and items per run, when the model can tell. */
 interface RunLoad {
   idle: () => number;
-  queued: (() => number) | undefined;
+  queued?: () => number;
+  runItems?: number;
 }
 
 function setPhase(entry: ModelEntry, phase: ModelEntry['phase'], reason: string | undefined): void {

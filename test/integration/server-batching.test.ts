@@ -3,7 +3,7 @@ import { loadTokenClassifier } from '../../src/runtime/token-classification/load
 import { servedTokenClassifier } from '../../src/server/default-loaders.js';
 import type { ModelLoaders, TokenClassificationModel } from '../../src/server/model-loader.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { deferred, http, isvc, nerFixtureDir, v1, v2 } from './server-http.js';
+import { deferred, http, isvc, nerFixtureDir, until, v1, v2 } from './server-http.js';
 
 const WORDS = ['paris', 'is', 'where', 'wolfgang', 'lives', 'with', 'the', 'united', 'nations', 'in', 'berlin', 'today'];
 /** Texts of different lengths, so merged batches pad and V2's T differs per request. */
@@ -84,6 +84,59 @@ describe('serve: dynamic batching', () => {
     expect(a.json()).toEqual(b.json());
   });
 });
+
+describe('serve: a token run handed over ahead while every replica is busy', () => {
+  it('a full run of queued texts (runItems) goes out while no run waits for a replica (queuedRuns 0); fewer texts, or a run waiting, hold back', async () => {
+    const seen: number[] = [];
+    const held = deferred();
+    const load = { queued: 0 };
+    const loaders: ModelLoaders = {
+      token_classification: async ({ config }) => {
+        const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
+        const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
+        return {
+          ...served,
+          // Two replicas, both busy once the first call runs; a run holds 3 texts; runs waiting set by the test.
+          spareRuns: () => (seen.length === 0 ? 2 : 0),
+          queuedRuns: () => load.queued,
+          runItems: 3,
+          classIds: async (texts, o) => {
+            seen.push(texts.length);
+            if (seen.length === 1) {
+              await held.promise;
+            }
+            return classIds(texts, o);
+          },
+        };
+      },
+    };
+    const server = await serve([isvc('bert')], { loaders, port: 0, inference: { threads: 2, replicas: 2 } });
+    try {
+      await server.loaded();
+      const post = (t: string) => http(server.url, '/v1/models/bert:predict', { body: v1(t) });
+      const first = post('paris');
+      await until(() => seen.length === 1);
+      const two = [post('berlin'), post('john')];
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual([1]); // two texts, less than a run: they wait for a replica
+      load.queued = 1;
+      const third = post('maria');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual([1]); // a full run queued, but a run already waits for a replica
+      load.queued = 0;
+      const fourth = post('london');
+      await until(() => seen.length === 2);
+      expect(seen).toEqual([1, 4]);
+      held.resolve();
+      const answers = await Promise.all([first, ...two, third, fourth]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    } finally {
+      held.resolve();
+      await server.close();
+    }
+  });
+});
+
 
 describe('serve: graceful shutdown', () => {
   it('close() lets in-flight requests finish, then refuses new connections', async () => {

@@ -10,7 +10,7 @@ import { defaultLoaders, servedForecastModel } from '../../src/server/default-lo
 import { REPLICAS_ANNOTATION } from '../../src/manifest/serving-annotations.js';
 import type { ModelLoaders } from '../../src/server/model-loader.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { http, isvc } from './server-http.js';
+import { http, isvc, until } from './server-http.js';
 
 let root: string;
 let ruleDir: string;
@@ -104,38 +104,45 @@ describe('serve: Chronos-Bolt on session replicas', () => {
   });
 
   it('a second merged call starts beside a running one only while the model has a spare run (spareRuns)', async () => {
-    const load = { spare: 0 };
-    const held = heldFirstCall({ get spareRuns() { return load.spare; } });
-    const server = await start([bolt('rule', ruleDir)], { loaders: held.loaders, inference: { threads: 2, replicas: 2 } });
+    const calls: number[] = [];
+    let spare = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loaders: ModelLoaders = {
+      time_series_forecast: async ({ config }) => {
+        const model = await loadChronosBolt(ruleDir, { name: config.modelName });
+        // The real model, its first call held until the test releases it, and its spare runs set by the test.
+        const gated: ForecastModel = {
+          name: model.name,
+          nativeHorizon: model.nativeHorizon,
+          quantiles: model.quantiles,
+          get spareRuns() {
+            return spare;
+          },
+          predict: async (batch, horizon, opts) => {
+            calls.push(batch.length);
+            if (calls.length === 1) {
+              await gate;
+            }
+            return model.predict(batch, horizon, opts);
+          },
+          dispose: () => model.dispose(),
+        };
+        return servedForecastModel(gated);
+      },
+    };
+    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2, replicas: 2 } });
     const post = (n: number) => http(server.url, '/v1/timeseries/forecast', { body: body('rule', n, 8) });
     const first = post(1);
-    await until(() => held.calls.length === 1);
+    await until(() => calls.length === 1);
     const second = post(2);
     await new Promise((r) => setTimeout(r, 100));
-    expect(held.calls).toEqual([1]); // no spare run: the second request waits
-    load.spare = 1;
+    expect(calls).toEqual([1]); // no spare run: the second request waits
+    spare = 1;
     const third = post(3); // arrives while a run is spare: the waiting requests start beside the running call
-    await until(() => held.calls.length === 2);
-    expect(held.calls).toEqual([1, 5]);
-    held.release();
-    expect((await Promise.all([first, second, third])).map((r) => r.status)).toEqual([200, 200, 200]);
-  });
-
-  it('every replica busy: the next call is prepared while no run waits for a replica (queuedRuns 0), not while one does', async () => {
-    const load = { queued: 1 };
-    const held = heldFirstCall({ spareRuns: 0, get queuedRuns() { return load.queued; } });
-    const server = await start([bolt('rule', ruleDir)], { loaders: held.loaders, inference: { threads: 2, replicas: 2 } });
-    const post = (n: number) => http(server.url, '/v1/timeseries/forecast', { body: body('rule', n, 8) });
-    const first = post(2);
-    await until(() => held.calls.length === 1);
-    const second = post(2);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(held.calls).toEqual([2]); // a run already waits for a replica: the request waits too
-    load.queued = 0;
-    const third = post(1); // nothing waits for the replica that frees first: the queued requests go out as its next call
-    await until(() => held.calls.length === 2);
-    expect(held.calls).toEqual([2, 3]);
-    held.release();
+    await until(() => calls.length === 2);
+    expect(calls).toEqual([1, 5]);
+    release();
     expect((await Promise.all([first, second, third])).map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
@@ -153,49 +160,3 @@ describe('serve: Chronos-Bolt on session replicas', () => {
     expect(ok.status).toBe(200);
   });
 });
-
-/** Waits (bounded) until `done()` holds. */
-async function until(done: () => boolean, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; !done(); ) {
-    if (Date.now() > end) {
-      throw new Error('timed out waiting');
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-/**
- * Loaders serving the real rule model with its first call held until `release()`, the series of each
- * call recorded in `calls`, and the run counts (`spareRuns`, `queuedRuns`) read from `load`, which the test sets.
- */
-function heldFirstCall(load: Pick<ForecastModel, 'spareRuns' | 'queuedRuns'>): { loaders: ModelLoaders; calls: number[]; release: () => void } {
-  const calls: number[] = [];
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const loaders: ModelLoaders = {
-    time_series_forecast: async ({ config }) => {
-      const model = await loadChronosBolt(ruleDir, { name: config.modelName });
-      const held: ForecastModel = {
-        name: model.name,
-        nativeHorizon: model.nativeHorizon,
-        quantiles: model.quantiles,
-        get spareRuns() {
-          return load.spareRuns;
-        },
-        get queuedRuns() {
-          return load.queuedRuns;
-        },
-        predict: async (batch, horizon, opts) => {
-          calls.push(batch.length);
-          if (calls.length === 1) {
-            await gate;
-          }
-          return model.predict(batch, horizon, opts);
-        },
-        dispose: () => model.dispose(),
-      };
-      return servedForecastModel(held);
-    },
-  };
-  return { loaders, calls, release: () => release() };
-}

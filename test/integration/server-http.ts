@@ -125,3 +125,13 @@ export function rawExchange(port: number, text: string, ms = 3000): Promise<stri
     socket.write(text);
   });
 }
+
+/** Waits (bounded) until `done()` holds; throws when it does not within `ms`. */
+export async function until(done: () => boolean, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !done(); ) {
+    if (Date.now() > end) {
+      throw new Error('timed out waiting');
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -80,12 +80,6 @@ export async function createChronosBolt(
     get busyMs(): number | undefined {
       return live?.busyMs;
     },
-    // Runs waiting for the session, so a server prepares the next call while the one session runs (+4%
-    // series/s at concurrency 32 on one-series requests). Not on replicas: the calls prepared beside busy
-    // replicas were small runs, and their fixed cost outweighed the idle time saved (−15%; bench/RESULTS.md round 8).
-    get queuedRuns(): number | undefined {
-      return live && (live.parallelRuns ?? 1) > 1 ? undefined : (live?.queuedRuns ?? 0);
-    },
     async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
       const current = live;
       if (!current) {

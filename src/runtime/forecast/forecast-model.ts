@@ -58,8 +58,6 @@ export interface ForecastModel {
   readonly spareRuns?: number;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); absent when it cannot tell. */
   readonly busyMs?: number;
-  /** Runs handed to the session that wait for a replica (with `spareRuns`, for Chronos-Bolt); absent when the model cannot tell. */
-  readonly queuedRuns?: number;
   /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */

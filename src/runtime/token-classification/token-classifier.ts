@@ -230,6 +230,11 @@ export class TokenClassifier implements Predictor {
     return this.#session?.busyMs;
   }
 
+  /** Texts per ONNX Runtime run at most (`maxBatchSize`): a call with more is cut into several runs. */
+  get runSize(): number {
+    return this.#plan.maxBatchSize;
+  }
+
   /** Runs handed to this classifier's session that wait for a replica; 0 when unknown or disposed. */
   get queuedRuns(): number {
     return this.#session?.queuedRuns ?? 0;
