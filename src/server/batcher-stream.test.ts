@@ -133,4 +133,39 @@ describe('Batcher: early answers and spare capacity', () => {
     gates.forEach((g) => g());
     expect(await Promise.all([first, ...two, third, fourth])).toEqual([[1], [2], [3], [4], [5]]);
   });
+
+  it('readyAhead is checked again when the call would start: a run queued meanwhile holds it back; a replica freed meanwhile makes it an overlap call', async () => {
+    let waitingRuns = 0;
+    let spare = false;
+    const calls: number[][] = [];
+    const gates: Array<() => void> = [];
+    const run = async (items: number[]) => {
+      calls.push([...items]);
+      await new Promise<void>((r) => gates.push(r));
+      return items;
+    };
+    const b = new Batcher(run, {
+      maxBatchSize: 32,
+      maxWaitMs: 5,
+      maxConcurrentCalls: 3,
+      hasSpareCapacity: () => calls.length === 0 || spare,
+      readyAhead: { minItems: 2, allowed: () => waitingRuns === 0 },
+    });
+    const first = b.submit([1]);
+    await tick();
+    // Two items make a run: the call is scheduled for the end of this turn, but a run is queued before it starts.
+    const pair = [b.submit([2]), b.submit([3])];
+    waitingRuns = 1;
+    await tick();
+    expect(calls).toEqual([[1]]);
+    // The same again, but a replica frees before it starts: it starts as an ordinary call beside the running one.
+    waitingRuns = 0;
+    const more = b.submit([4]);
+    spare = true;
+    await tick();
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+    expect(b.decisions).toMatchObject({ idle: 1, overlap: 1, ahead: 0 });
+    gates.forEach((g) => g());
+    expect(await Promise.all([first, ...pair, more])).toEqual([[1], [2], [3], [4]]);
+  });
 });

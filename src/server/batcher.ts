@@ -34,10 +34,12 @@ export interface BatcherOptions {
   overlapMinItems?: (unansweredItems: number) => number;
   /**
    * With `maxConcurrentCalls` > 1 and no spare capacity (every replica busy): a call may still start, so
-   * that its run waits ready for the replica that frees first instead of that replica waiting for this
-   * thread, while `allowed()` says so (no run waits for a replica yet) and once `minItems` items queue (a
-   * full run: a run prepared ahead is as large as one formed later). It never waits on a timer: with fewer
-   * items queued, requests wait for a replica to free as before, so moderate load keeps its larger merges.
+   * that its runs wait ready for the replica that frees first instead of that replica waiting for this
+   * thread, while `allowed()` says so (no run waits for a replica yet) and once at least `minItems` items
+   * queue (a full run). Like any call it takes what has queued, up to `maxBatchSize`, and the model cuts it
+   * into runs. It never starts on a timer: with fewer items queued, requests wait for a replica to free as
+   * before, so moderate load keeps its larger merges. A request handed over ahead is past the queue: its
+   * client going away no longer drops it (at most one run of wasted work).
    * @default none: a call beside running ones starts only with spare capacity
    */
   readyAhead?: { minItems: number; allowed: () => boolean };

@@ -142,7 +142,7 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     predictor: classifier,
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
     spareRuns: () => classifier.spareRuns,
-    queuedRuns: () => classifier.queuedRuns,
+    ...(classifier.queuedRuns !== undefined ? { queuedRuns: () => classifier.queuedRuns ?? 0 } : {}),
     runItems: classifier.runSize,
     busyMs: () => classifier.busyMs,
     v1Scores: classifier.info.v1Output !== 'class_ids',

@@ -53,7 +53,7 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
         // Compute time: the loaded model's own running total, added as its growth since the last scrape.
         const busyMs = modelBusyMs(e.model);
         if (e.model !== undefined && busyMs !== undefined) {
-          ctx.metrics.computeSeconds.inc({ model: e.name }, (busyMs - (computeSeen.get(e.model) ?? 0)) / 1000);
+          ctx.metrics.computeSeconds.inc({ model: e.name }, Math.max(0, busyMs - (computeSeen.get(e.model) ?? 0)) / 1000);
           computeSeen.set(e.model, busyMs);
         }
       }

@@ -234,9 +234,10 @@ export class ModelRegistry {
     entry.model = model;
     // A model that says how many of its runs are idle (token classifier, Chronos-Bolt): a call beside
     // running ones starts only while one is, and on replicas waits (≤ maxWaitMs) until about as many
-    // items queue as each busy run holds. One that also says how many runs wait and how large a run is
-    // (token classifier): every replica busy and none waiting, a full run's worth of queued texts is
-    // handed over ahead, so the replica that frees first starts it at once (no hand-off through this thread).
+    // items queue as each busy run holds. On replicas, one that also says how many runs wait and how large a
+    // run is (token classifier): every replica busy and none waiting, once a full run's worth of texts has
+    // queued they are handed over ahead, so the replica that frees first starts at once (no hand-off
+    // through this thread).
     const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
     const gated = (load: RunLoad): BatcherOptions => {
       const { queued, runItems } = load;
@@ -244,7 +245,9 @@ export class ModelRegistry {
         ...batching,
         hasSpareCapacity: () => load.idle() > 0,
         ...(replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, load.idle) } : {}),
-        ...(queued !== undefined && runItems !== undefined ? { readyAhead: { minItems: runItems, allowed: () => queued() === 0 } } : {}),
+        // Replicas only: one worker session already has its next run (run-ahead within a call), and calls
+        // sent ahead to it only made merges smaller (−3% at c=32, int8 --replicas 1, round 8).
+        ...(replicas > 1 && queued !== undefined && runItems !== undefined ? { readyAhead: { minItems: runItems, allowed: () => queued() === 0 } } : {}),
       };
     };
     if (model.task === 'token_classification') {

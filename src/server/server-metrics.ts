@@ -18,7 +18,7 @@ export interface ServerMetrics {
   modelReady: Gauge<'model'>;
   /** `inferkit_model_load_failures_total{model}`: failed load attempts (retries included). */
   loadFailures: Counter<'model'>;
-  /** `inferkit_model_compute_seconds_total{model}`: time the model's worker threads spent on runs (summed over replicas). */
+  /** `inferkit_model_compute_seconds_total{model}`: time the model's ONNX session workers spent on runs (replicas and latency session, summed). */
   computeSeconds: Counter<'model'>;
 }
 
@@ -60,7 +60,7 @@ export function createServerMetrics(): ServerMetrics {
     loadFailures: new Counter({ name: 'inferkit_model_load_failures_total', help: 'Failed model load attempts (each retry counts)', labelNames: ['model'], registers }),
     computeSeconds: new Counter({
       name: 'inferkit_model_compute_seconds_total',
-      help: "Seconds the model's inference worker threads spent on runs, summed over session replicas (divide its rate by the replicas for their utilisation)",
+      help: "Seconds the model's ONNX Runtime session workers spent on runs, summed over its replicas and latency session, load-time probes included (its rate over the replicas is about their utilisation; baselines report none)",
       labelNames: ['model'],
       registers,
     }),

@@ -235,9 +235,10 @@ export class TokenClassifier implements Predictor {
     return this.#plan.maxBatchSize;
   }
 
-  /** Runs handed to this classifier's session that wait for a replica; 0 when unknown or disposed. */
-  get queuedRuns(): number {
-    return this.#session?.queuedRuns ?? 0;
+  /** Runs handed to this classifier's session that wait for a replica; undefined when the session cannot tell (in-thread), 0 once disposed. */
+  get queuedRuns(): number | undefined {
+    const session = this.#session;
+    return session === undefined ? 0 : session.queuedRuns;
   }
 
   #run(texts: readonly string[], details: boolean, options: CallOptions, onLogits?: ChunkLogits): Promise<RunOutput> {
