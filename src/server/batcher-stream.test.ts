@@ -3,6 +3,18 @@ import { balancedOverlap, Batcher, type EmitOutputs } from './batcher.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
+/** A model whose calls are recorded in `calls` and each held until its gate (in `gates`) is called. */
+function heldCalls() {
+  const calls: number[][] = [];
+  const gates: Array<() => void> = [];
+  const run = async (items: number[]) => {
+    calls.push([...items]);
+    await new Promise<void>((r) => gates.push(r));
+    return items;
+  };
+  return { calls, gates, run };
+}
+
 describe('Batcher: early answers and spare capacity', () => {
   it('answers each request as soon as the model emits all its items, before the merged call ends', async () => {
     const answered: string[] = [];
@@ -39,13 +51,7 @@ describe('Batcher: early answers and spare capacity', () => {
 
   it('with maxConcurrentCalls 2, a second call starts only while the model says it has room (hasSpareCapacity)', async () => {
     let spare = false;
-    const calls: number[][] = [];
-    const gates: Array<() => void> = [];
-    const run = async (items: number[]) => {
-      calls.push([...items]);
-      await new Promise<void>((r) => gates.push(r));
-      return items;
-    };
+    const { calls, gates, run } = heldCalls();
     const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 5, maxConcurrentCalls: 2, hasSpareCapacity: () => spare });
     const one = b.submit([1]);
     await tick();
@@ -99,13 +105,7 @@ describe('Batcher: early answers and spare capacity', () => {
 
   it('readyAhead: with every replica busy, a full run of queued items is handed over ahead while no run waits; fewer wait, never on a timer', async () => {
     let waitingRuns = 0;
-    const calls: number[][] = [];
-    const gates: Array<() => void> = [];
-    const run = async (items: number[]) => {
-      calls.push([...items]);
-      await new Promise<void>((r) => gates.push(r));
-      return items;
-    };
+    const { calls, gates, run } = heldCalls();
     // No replica idle after the first call; a run is 3 items.
     const b = new Batcher(run, {
       maxBatchSize: 32,
@@ -137,13 +137,7 @@ describe('Batcher: early answers and spare capacity', () => {
   it('readyAhead is checked again when the call would start: a run queued meanwhile holds it back; a replica freed meanwhile makes it an overlap call', async () => {
     let waitingRuns = 0;
     let spare = false;
-    const calls: number[][] = [];
-    const gates: Array<() => void> = [];
-    const run = async (items: number[]) => {
-      calls.push([...items]);
-      await new Promise<void>((r) => gates.push(r));
-      return items;
-    };
+    const { calls, gates, run } = heldCalls();
     const b = new Batcher(run, {
       maxBatchSize: 32,
       maxWaitMs: 5,
