@@ -23,7 +23,7 @@ import { evenSizes, slicesOf } from '../src/runtime/even-sizes.js';
 import { runTokenLogits } from '../src/runtime/token-classification/run-token-logits.js';
 import type { BenchOptions, BenchResult } from './lib/bench-result.js';
 import { benchText, benchWords } from './lib/bench-text.js';
-import { batchSizes, forecastLimitTable, formatBusy, sessionsBusy } from './lib/forecast-limit.js';
+import { modelMetrics, forecastLimitTable, formatBusy, sessionsBusy } from './lib/forecast-limit.js';
 import { BERT_BASE, BERT_SMALL, BOLT_SMALL, BOLT_TINY, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
 import { p99 } from './lib/load-client.js';
 import { runLoadInChild } from './lib/load-process.js';
@@ -145,11 +145,11 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
     const b1All = await rawBatch1(raw.all, rawFeeds, Math.min(cellMs, 1500));
     const b1One = await rawBatch1(raw.one, rawFeeds, Math.min(cellMs, 1500));
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-    const calls0 = await batchSizes(server.port, 'bert');
+    const calls0 = await modelMetrics(server.port, 'bert');
     const elu0 = performance.eventLoopUtilization();
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
     const elu = performance.eventLoopUtilization(elu0);
-    const calls1 = await batchSizes(server.port, 'bert');
+    const calls1 = await modelMetrics(server.port, 'bert');
     return {
       rate: many.requests / many.seconds,
       p50: median(one.latenciesMs),

@@ -51,16 +51,16 @@ interface LimitPoint {
 }
 
 /**
- * `inferkit_batch_size` sum and count of `model` from a server's `/metrics` (items per merged model call), and
- * `inferkit_model_compute_seconds_total` (its worker threads' time on runs; NaN when it reports none).
+ * `model`'s readings from a server's `/metrics`: `inferkit_batch_size` sum and count (items per merged model
+ * call), and `inferkit_model_compute_seconds_total` (its worker threads' time on runs; NaN when it reports none).
  */
-export async function batchSizes(port: number, model: string): Promise<{ sum: number; count: number; compute: number }> {
+export async function modelMetrics(port: number, model: string): Promise<{ sum: number; count: number; compute: number }> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const value = (name: string, missing = 0) => Number(new RegExp(`^${name}\\{model="${model}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? missing);
   return { sum: value('inferkit_batch_size_sum'), count: value('inferkit_batch_size_count'), compute: value('inferkit_model_compute_seconds_total', Number.NaN) };
 }
 
-/** Share of the wall time `sessions` sessions spent on runs between two {@link batchSizes} readings `seconds` apart. */
+/** Share of the wall time `sessions` sessions spent on runs between two {@link modelMetrics} readings `seconds` apart. */
 export function sessionsBusy(before: { compute: number }, after: { compute: number }, seconds: number, sessions: number): number {
   return (after.compute - before.compute) / seconds / sessions;
 }
@@ -144,9 +144,9 @@ async function measureServer(o: ForecastLimitOptions, dir: string, cfg: { kind: 
     const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
     const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-    const calls0 = await batchSizes(server.port, 'fc');
+    const calls0 = await modelMetrics(server.port, 'fc');
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
-    const calls1 = await batchSizes(server.port, 'fc');
+    const calls1 = await modelMetrics(server.port, 'fc');
     return {
       rate: many.requests / many.seconds,
       perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
