@@ -1,3 +1,5 @@
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { InferkitError } from '../errors.js';
 import { ProtoWriter, littleEndianBytes } from './proto-writer.js';
 
@@ -14,6 +16,31 @@ export type OnnxTensor =
   | { type: 'float32'; dims: readonly number[]; data: Float32Array }
   | { type: 'int64'; dims: readonly number[]; data: BigInt64Array }
   | { type: 'int8'; dims: readonly number[]; data: Int8Array };
+
+/** A float32 initializer whose values are produced only when the graph is written (one at a time). */
+export interface LazyFloat32Tensor {
+  type: 'float32';
+  dims: readonly number[];
+  load: () => Float32Array;
+}
+
+type StoredTensor = OnnxTensor | LazyFloat32Tensor;
+
+function isLazy(t: StoredTensor): t is LazyFloat32Tensor {
+  return 'load' in t;
+}
+
+function loaded(name: string, t: StoredTensor): OnnxTensor {
+  if (!isLazy(t)) {
+    return t;
+  }
+  const data = t.load();
+  const expected = t.dims.reduce((a, b) => a * b, 1);
+  if (data.length !== expected) {
+    throw new InferkitError('internal', `initializer ${name}: dims ${t.dims.join('x')} hold ${expected} values, got ${data.length}`);
+  }
+  return { type: 'float32', dims: t.dims, data };
+}
 
 /** A node attribute, tagged because ONNX distinguishes int from float. Build them with {@link attr}. */
 export type OnnxAttribute =
@@ -69,7 +96,7 @@ export class OnnxGraphBuilder {
   private readonly nodes: NodeSpec[] = [];
   private readonly inputs: ValueSpec[] = [];
   private readonly outputs: ValueSpec[] = [];
-  private readonly initializers = new Map<string, OnnxTensor>();
+  private readonly initializers = new Map<string, StoredTensor>();
   private readonly names = new Set<string>();
   private readonly constants = new Map<string, string>();
   private counter = 0;
@@ -98,6 +125,25 @@ export class OnnxGraphBuilder {
     this.claim(name);
     this.initializers.set(name, tensor);
     return name;
+  }
+
+  /**
+   * Adds a float32 initializer whose values `load` produces when the graph is written, so a model's weights
+   * are read (and e.g. transposed) one tensor at a time instead of all held at once. Returns its name.
+   */
+  lazyFloat32(name: string, dims: readonly number[], load: () => Float32Array): string {
+    this.claim(name);
+    this.initializers.set(name, { type: 'float32', dims, load });
+    return name;
+  }
+
+  /** Number of float32 values held by initializers (lazy ones included): the model's parameter count. */
+  parameterCount(): number {
+    let n = 0;
+    for (const t of this.initializers.values()) {
+      n += t.dims.reduce((a, b) => a * b, 1);
+    }
+    return n;
   }
 
   /** Adds a float32 initializer; `dims` defaults to 1-D. */
@@ -169,21 +215,53 @@ export class OnnxGraphBuilder {
     const placed = new Map<string, { offset: number; length: number }>();
     let size = 0;
     for (const [name, tensor] of this.initializers) {
-      if (tensor.data.byteLength >= minBytes) {
+      const bytes = byteLengthOf(tensor);
+      if (bytes >= minBytes) {
         size = Math.ceil(size / 64) * 64;
-        placed.set(name, { offset: size, length: tensor.data.byteLength });
-        size += tensor.data.byteLength;
+        placed.set(name, { offset: size, length: bytes });
+        size += bytes;
       }
     }
     const data = new Uint8Array(size);
     for (const [name, at] of placed) {
-      data.set(littleEndianBytes((this.initializers.get(name) as OnnxTensor).data), at.offset);
+      data.set(littleEndianBytes(loaded(name, this.initializers.get(name) as StoredTensor).data), at.offset);
     }
     const place = (name: string): ExternalPlace | undefined => {
       const at = placed.get(name);
       return at && { location, ...at };
     };
     return { model: this.encode(place), data };
+  }
+
+  /**
+   * Writes the graph to `graphPath` and its weights of at least `minBytes` to `<graphPath>.data` beside it
+   * (ONNX external data, 64-byte aligned), streaming: each initializer is loaded, written and dropped in
+   * turn, so peak memory is about one tensor plus the eager initializers. Returns the data file's size.
+   */
+  writeExternal(graphPath: string, minBytes = 1024): { dataBytes: number } {
+    const location = basename(graphPath) + '.data';
+    const placed = new Map<string, ExternalPlace>();
+    const fd = openSync(join(dirname(graphPath), location), 'w');
+    let size = 0;
+    try {
+      for (const [name, stored] of this.initializers) {
+        if (byteLengthOf(stored) < minBytes) {
+          continue;
+        }
+        const aligned = Math.ceil(size / 64) * 64;
+        if (aligned > size) {
+          writeAll(fd, new Uint8Array(aligned - size));
+        }
+        const bytes = littleEndianBytes(loaded(name, stored).data);
+        writeAll(fd, bytes);
+        placed.set(name, { location, offset: aligned, length: bytes.byteLength });
+        size = aligned + bytes.byteLength;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    writeFileSync(graphPath, this.encode((name) => placed.get(name)));
+    return { dataBytes: size };
   }
 
   private encode(external: ((name: string) => ExternalPlace | undefined) | undefined): Uint8Array {
@@ -193,7 +271,8 @@ export class OnnxGraphBuilder {
     }
     graph.string(2, this.options.name ?? 'inferkit');
     for (const [name, tensor] of this.initializers) {
-      graph.message(5, encodeTensor(tensor, name, external?.(name)));
+      const place = external?.(name);
+      graph.message(5, place ? encodeExternalTensor(tensor, name, place) : encodeTensor(loaded(name, tensor), name));
     }
     for (const value of this.inputs) {
       graph.message(11, encodeValueInfo(value));
@@ -245,18 +324,31 @@ interface ExternalPlace {
 }
 
 // TensorProto: dims=1, data_type=2, name=8, raw_data=9, external_data=13 (key=1, value=2), data_location=14 (1 = EXTERNAL).
-function encodeTensor(tensor: OnnxTensor, name: string, external?: ExternalPlace): ProtoWriter {
+function encodeTensor(tensor: OnnxTensor, name: string): ProtoWriter {
   const w = new ProtoWriter().packedVarints(1, tensor.dims).varint(2, ELEMENT_TYPE_CODE[tensor.type]);
   if (name) {
     w.string(8, name);
   }
-  if (external === undefined) {
-    return w.bytes(9, littleEndianBytes(tensor.data));
-  }
-  for (const [key, value] of [['location', external.location], ['offset', String(external.offset)], ['length', String(external.length)]]) {
+  return w.bytes(9, littleEndianBytes(tensor.data));
+}
+
+function encodeExternalTensor(tensor: StoredTensor, name: string, at: ExternalPlace): ProtoWriter {
+  const w = new ProtoWriter().packedVarints(1, tensor.dims).varint(2, ELEMENT_TYPE_CODE[tensor.type]).string(8, name);
+  for (const [key, value] of [['location', at.location], ['offset', String(at.offset)], ['length', String(at.length)]]) {
     w.message(13, new ProtoWriter().string(1, key).string(2, value));
   }
   return w.varint(14, 1);
+}
+
+function byteLengthOf(t: StoredTensor): number {
+  return isLazy(t) ? t.dims.reduce((a, b) => a * b, 1) * 4 : t.data.byteLength;
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.byteLength) {
+    at += writeSync(fd, bytes, at, bytes.byteLength - at);
+  }
 }
 
 function encodeNode(node: NodeSpec): ProtoWriter {

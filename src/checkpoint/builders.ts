@@ -1,0 +1,24 @@
+import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
+import type { Checkpoint } from './safetensors.js';
+
+/** Options every family builder takes. */
+export interface BuildOptions {
+  /** `fp32`, or a variant the builder lists (e.g. `int8`: dynamic int8 MatMul weights). */
+  variant: string;
+}
+
+/** A family's graph builder. */
+export interface GraphBuilderEntry {
+  /** Bump when the written graph changes (the cache key includes it). */
+  version: number;
+  /** Variants beyond `fp32`. */
+  variants?: readonly string[];
+  /** The graph, with weights as lazy initializers read from `ck` (see OnnxGraphBuilder.lazyFloat32). */
+  build(ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder | Promise<OnnxGraphBuilder>;
+}
+
+/**
+ * Family id (architectures.ts) → builder. One line per family; the builders live in `families/`.
+ * A family listed in BUILDABLE_ARCHITECTURES without a builder here fails with a named error.
+ */
+export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {};

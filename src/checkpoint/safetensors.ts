@@ -1,0 +1,285 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { InferkitError } from '../errors.js';
+
+/** Element types of a safetensors tensor that inferkit reads (as float32). */
+export const FLOAT_DTYPES = ['F32', 'F16', 'BF16'] as const;
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+const BYTES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
+
+/** Where one tensor of a checkpoint lives. */
+export interface TensorInfo {
+  /** Tensor name, e.g. `encoder.block.0.layer.0.SelfAttention.q.weight`. */
+  name: string;
+  /** safetensors dtype (`F32`, `F16`, `BF16`, …). */
+  dtype: string;
+  /** Row-major shape (PyTorch's; a Linear weight is [out, in]). */
+  shape: number[];
+  /** Absolute path of the `.safetensors` file. */
+  file: string;
+  /** Byte range in that file (absolute offsets). */
+  begin: number;
+  end: number;
+}
+
+/**
+ * A model checkpoint as its authors publish it: `config.json` plus `model.safetensors` (or a sharded
+ * `model.safetensors.index.json`). Tensors are read one at a time from disk on request, so building a
+ * graph never holds the file and its float32 copy at once.
+ */
+export interface Checkpoint {
+  /** The folder. */
+  dir: string;
+  /** `config.json`, parsed. */
+  config: Record<string, unknown>;
+  /** Every tensor name, in file order. */
+  names(): string[];
+  has(name: string): boolean;
+  /** A tensor's record; `model_load_failed` naming it when absent. */
+  info(name: string): TensorInfo;
+  /**
+   * The tensor as float32 (F16 and BF16 widened exactly), row-major. With `shape`, a different shape is a
+   * `model_load_failed` naming the tensor, the file and both shapes.
+   */
+  float32(name: string, shape?: readonly number[]): Float32Array;
+  /** Total bytes of all tensors on disk. */
+  byteSize(): number;
+  /** Closes the open files (reads after it reopen them). */
+  close(): void;
+}
+
+const HeaderEntrySchema = z.object({ dtype: z.string(), shape: z.array(z.number().int().nonnegative()), data_offsets: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]) });
+const IndexSchema = z.object({ weight_map: z.record(z.string(), z.string()) });
+
+/** True when `dir` has a safetensors checkpoint (single file or sharded index). */
+export async function hasSafetensors(dir: string): Promise<boolean> {
+  for (const f of ['model.safetensors', 'model.safetensors.index.json']) {
+    if (await isFile(join(dir, f))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Opens `dir`'s checkpoint: reads `config.json` and every safetensors header (not the weights). Errors
+ * (`model_load_failed`) name the file: a header that is not JSON, offsets past the end of a truncated file,
+ * a shard the index names that is missing, a dtype whose byte size disagrees with the shape.
+ */
+export async function openCheckpoint(dir: string): Promise<Checkpoint> {
+  const config = await readJson(join(dir, 'config.json'));
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new InferkitError('model_load_failed', `${join(dir, 'config.json')}: expected a JSON object`);
+  }
+  const files: string[] = [];
+  if (await isFile(join(dir, 'model.safetensors'))) {
+    files.push(join(dir, 'model.safetensors'));
+  } else if (await isFile(join(dir, 'model.safetensors.index.json'))) {
+    const indexPath = join(dir, 'model.safetensors.index.json');
+    const parsed = IndexSchema.safeParse(await readJson(indexPath));
+    if (!parsed.success) {
+      throw new InferkitError('model_load_failed', `${indexPath}: expected { weight_map: { tensor: shard file } }`);
+    }
+    files.push(...[...new Set(Object.values(parsed.data.weight_map))].map((f) => join(dir, f)));
+  } else {
+    throw new InferkitError('model_load_failed', `${dir}: no model.safetensors or model.safetensors.index.json`);
+  }
+  const tensors = new Map<string, TensorInfo>();
+  for (const file of files) {
+    for (const t of readHeader(file)) {
+      if (tensors.has(t.name)) {
+        throw new InferkitError('model_load_failed', `${file}: tensor ${t.name} is also in ${basename(tensors.get(t.name)?.file ?? '')}`);
+      }
+      tensors.set(t.name, t);
+    }
+  }
+  return new SafetensorsCheckpoint(dir, config as Record<string, unknown>, tensors);
+}
+
+/** The tensors a safetensors file declares, checked against the file's size. */
+export function readHeader(file: string): TensorInfo[] {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `${file}: cannot open (${(cause as Error).message})`, { cause });
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const lenBuf = Buffer.alloc(8);
+    if (size < 8 || readSync(fd, lenBuf, 0, 8, 0) !== 8) {
+      throw new InferkitError('model_load_failed', `${file}: truncated (no safetensors header)`);
+    }
+    const headerLength = Number(lenBuf.readBigUInt64LE(0));
+    if (headerLength > 100_000_000 || 8 + headerLength > size) {
+      throw new InferkitError('model_load_failed', `${file}: header length ${headerLength} does not fit a ${size}-byte file (truncated or not safetensors)`);
+    }
+    const headerBuf = Buffer.alloc(headerLength);
+    readSync(fd, headerBuf, 0, headerLength, 8);
+    let header: Record<string, unknown>;
+    try {
+      header = JSON.parse(headerBuf.toString('utf8')) as Record<string, unknown>;
+    } catch (cause) {
+      throw new InferkitError('model_load_failed', `${file}: the safetensors header is not JSON`, { cause });
+    }
+    const base = 8 + headerLength;
+    const out: TensorInfo[] = [];
+    for (const [name, raw] of Object.entries(header)) {
+      if (name === '__metadata__') {
+        continue;
+      }
+      const entry = HeaderEntrySchema.safeParse(raw);
+      if (!entry.success) {
+        throw new InferkitError('model_load_failed', `${file}: tensor ${name} has no valid dtype/shape/data_offsets`);
+      }
+      const { dtype, shape, data_offsets: [from, to] } = entry.data;
+      const width = BYTES[dtype];
+      const count = shape.reduce((a, b) => a * b, 1);
+      if (width !== undefined && to - from !== count * width) {
+        throw new InferkitError('model_load_failed', `${file}: tensor ${name} (${dtype} [${shape.join(', ')}]) spans ${to - from} bytes, expected ${count * width}`);
+      }
+      if (base + to > size) {
+        throw new InferkitError('model_load_failed', `${file}: tensor ${name} ends at byte ${base + to} but the file has ${size} (truncated)`);
+      }
+      out.push({ name, dtype, shape, file, begin: base + from, end: base + to });
+    }
+    return out.sort((a, b) => a.begin - b.begin);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+class SafetensorsCheckpoint implements Checkpoint {
+  private readonly fds = new Map<string, number>();
+
+  constructor(
+    readonly dir: string,
+    readonly config: Record<string, unknown>,
+    private readonly tensors: Map<string, TensorInfo>,
+  ) {}
+
+  names(): string[] {
+    return [...this.tensors.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.tensors.has(name);
+  }
+
+  info(name: string): TensorInfo {
+    const t = this.tensors.get(name);
+    if (t === undefined) {
+      throw new InferkitError('model_load_failed', `${this.dir}: the checkpoint has no tensor ${name}`);
+    }
+    return t;
+  }
+
+  float32(name: string, shape?: readonly number[]): Float32Array {
+    const t = this.info(name);
+    if (shape !== undefined && (shape.length !== t.shape.length || shape.some((d, i) => d !== t.shape[i]))) {
+      throw new InferkitError('model_load_failed', `${t.file}: tensor ${name} has shape [${t.shape.join(', ')}], the config implies [${shape.join(', ')}]`);
+    }
+    if (!(FLOAT_DTYPES as readonly string[]).includes(t.dtype)) {
+      throw new InferkitError('model_load_failed', `${t.file}: tensor ${name} is ${t.dtype}; inferkit reads ${FLOAT_DTYPES.join(', ')}`);
+    }
+    const n = t.end - t.begin;
+    // F32 on a little-endian host: read straight into the result (no second copy of the tensor).
+    const direct = t.dtype === 'F32' && LITTLE_ENDIAN ? new Float32Array(n / 4) : undefined;
+    const bytes = direct ? new Uint8Array(direct.buffer) : Buffer.alloc(n);
+    let got = 0;
+    while (got < n) {
+      const r = readSync(this.fd(t.file), bytes, got, n - got, t.begin + got);
+      if (r === 0) {
+        throw new InferkitError('model_load_failed', `${t.file}: tensor ${name} is cut short (${got} of ${n} bytes)`);
+      }
+      got += r;
+    }
+    return direct ?? toFloat32(t.dtype, bytes);
+  }
+
+  byteSize(): number {
+    let n = 0;
+    for (const t of this.tensors.values()) {
+      n += t.end - t.begin;
+    }
+    return n;
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) {
+      closeSync(fd);
+    }
+    this.fds.clear();
+  }
+
+  private fd(file: string): number {
+    let fd = this.fds.get(file);
+    if (fd === undefined) {
+      fd = openSync(file, 'r');
+      this.fds.set(file, fd);
+    }
+    return fd;
+  }
+}
+
+/** Little-endian F32/F16/BF16 bytes → float32 values (exact: both half formats widen without rounding). */
+export function toFloat32(dtype: string, bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (dtype === 'F32') {
+    const out = new Float32Array(bytes.byteLength / 4);
+    for (let i = 0; i < out.length; i++) {
+      out[i] = view.getFloat32(i * 4, true);
+    }
+    return out;
+  }
+  const n = bytes.byteLength / 2;
+  const out = new Float32Array(n);
+  if (dtype === 'BF16') {
+    const u32 = new Uint32Array(out.buffer);
+    for (let i = 0; i < n; i++) {
+      u32[i] = view.getUint16(i * 2, true) << 16;
+    }
+    return out;
+  }
+  for (let i = 0; i < n; i++) {
+    out[i] = halfToFloat(view.getUint16(i * 2, true));
+  }
+  return out;
+}
+
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) {
+    return sign * frac * 2 ** -24;
+  }
+  if (exp === 31) {
+    return frac === 0 ? sign * Infinity : NaN;
+  }
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `${path}: cannot read (${(cause as Error).message})`, { cause });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `${path}: not valid JSON (${(cause as Error).message})`, { cause });
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
