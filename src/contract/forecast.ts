@@ -187,7 +187,10 @@ export type ForecastRequest = z.output<typeof ForecastRequestSchema>;
 export type TimeSeriesInputExtensions = {
   /** Names of a multivariate series' variables (its value columns), in order. */
   variables?: string[];
-  /** IANA time zone the series' timestamps are written in (`"Europe/Berlin"`), across DST changes. */
+  /**
+   * IANA time zone the series' timestamps are written in (`"Europe/Berlin"`), across DST changes; the forecast's
+   * day-and-longer steps are counted on its local calendar (local midnight stays local midnight).
+   */
   time_zone?: string;
 };
 

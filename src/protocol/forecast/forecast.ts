@@ -3,6 +3,7 @@ import { forecastQuantileLevels, type ApiError, type ForecastOutput, type Foreca
 import type { Frequency } from '../../contract/enums.js';
 import { InferkitError, ValidationError } from '../../errors.js';
 import type { ForecastModel } from '../../runtime/forecast/forecast-model.js';
+import { isKnownTimeZone } from '../../contract/zone-offset.js';
 import { advanceTimestamp } from './advance-timestamp.js';
 import { toApiError } from './error-response.js';
 import { interpolateQuantiles, medianPath } from './interpolate-quantiles.js';
@@ -44,8 +45,9 @@ const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_time
  *   `inputs[i].series`); non-finite model output fails that input (`model_error`). Some failed →
  *   top-level `partial`; all failed → `error` with the first failure's error. Failed outputs have
  *   empty `content`.
- * - `start_timestamp` = input start + len(series) intervals (see advanceTimestamp); without one,
- *   {@link DEFAULT_START_TIMESTAMP} is taken as the start.
+ * - `start_timestamp` = input start + len(series) intervals (see advanceTimestamp), on the local calendar
+ *   of the input's `time_zone` when it has one (daily Berlin midnights stay midnights across DST; an unknown
+ *   zone fails the input, param `inputs[i].time_zone`); without a start, {@link DEFAULT_START_TIMESTAMP}.
  * - `usage` in patches of `model.patchSize` (1 for baselines), over the series forecast:
  *   prompt = Σ ⌊(len + P)/P⌋, completion = Σ ⌊(horizon + P)/P⌋ per variable.
  * - Echoed: `model` as requested, `metadata` and `other_properties`; each input's extra fields are
@@ -150,9 +152,14 @@ function planInput(input: TimeSeriesInput, i: number, horizon: number): InputPla
     const which = variables.length > 1 ? `variable ${empty} of inputs[${i}].series` : `inputs[${i}].series`;
     return { error: { code: 'invalid_series', message: `${which} ("${input.name}") has no observed values (all missing); nothing to forecast from`, param: `inputs[${i}].series`, type: 'invalid_request_error' } };
   }
+  const zone = input.time_zone;
+  if (zone !== undefined && (typeof zone !== 'string' || !isKnownTimeZone(zone))) {
+    const message = `inputs[${i}].time_zone ${JSON.stringify(zone)} is not an IANA time zone (such as "Europe/Berlin" or "UTC")`;
+    return { error: { code: 'invalid_series', message, param: `inputs[${i}].time_zone`, type: 'invalid_request_error' } };
+  }
   try {
-    const start = advanceTimestamp(input.start_timestamp ?? DEFAULT_START_TIMESTAMP, input.frequency, rows.length);
-    advanceTimestamp(start, input.frequency, horizon); // the horizon must stay within years 0000-9999 too
+    const start = advanceTimestamp(input.start_timestamp ?? DEFAULT_START_TIMESTAMP, input.frequency, rows.length, zone);
+    advanceTimestamp(start, input.frequency, horizon, zone); // the horizon must stay within years 0000-9999 too
     return { input, variables, start, first: 0 };
   } catch (err) {
     return { error: { ...toApiError(err), param: `inputs[${i}].start_timestamp`, code: 'invalid_series' } };
