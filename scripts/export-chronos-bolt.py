@@ -86,9 +86,10 @@ def export(model, out: Path, opset: int, max_batch: int) -> Path:
         shutil.rmtree(graph_dir)
     graph_dir.mkdir(parents=True)
     target = graph_dir / "model.onnx"
+    wrapper = QuantilePreds(model).eval()  # eval mode: no dropout, no "training mode" warning from the exporter
     with torch.no_grad():
         program = torch.onnx.export(
-            QuantilePreds(model),
+            wrapper,
             (example,),
             dynamo=True,
             input_names=["context"],

@@ -55,6 +55,12 @@ def series_cases(rng, context_length: int, prediction_length: int, levels: list[
     ]
 
 
+def model_label(model: str) -> str:
+    """What cases.json names the model by: a hub id as given, a local folder by its name (not its path on this machine)."""
+    path = Path(model)
+    return path.resolve().name if path.is_dir() else model
+
+
 def main(argv: list[str]) -> None:
     p = argparse.ArgumentParser(description="Record ChronosBoltPipeline answers for inferkit's conformance test.")
     p.add_argument("model", help="hub id or local folder of a Chronos-Bolt model")
@@ -87,7 +93,7 @@ def main(argv: list[str]) -> None:
         )
         case["quantiles"] = quantiles.tolist()
         case["mean"] = mean.tolist()
-    record = {"chronos_forecasting": chronos_version, "torch": torch.__version__, "model": args.model, "cases": cases}
+    record = {"chronos_forecasting": chronos_version, "torch": torch.__version__, "model": model_label(args.model), "cases": cases}
     (args.out / "cases.json").write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {len(cases)} cases to {args.out / 'cases.json'}")
 
