@@ -12,6 +12,7 @@ import { DEFAULT_LOAD_RETRY } from '../server/load-retry.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 import { manifestFiles, readManifestFile } from './manifest-files.js';
+import { installStopSignals } from './serve-signals.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -32,6 +33,9 @@ export interface ServeCommandOptions {
   headersTimeout?: string;
   keepAliveTimeout?: string;
   maxConnections?: string;
+  maxConnectionsPerPeer?: string;
+  firstByteTimeout?: string;
+  probeHeadroom?: string;
   maxQueue?: string;
   maxJsonDepth?: string;
   threads?: string;
@@ -47,6 +51,9 @@ function limitOptions(opts: ServeCommandOptions): Record<string, number> {
     ['headersTimeoutMs', intOption(opts.headersTimeout, 'headers-timeout', 1)],
     ['keepAliveTimeoutMs', intOption(opts.keepAliveTimeout, 'keep-alive-timeout', 1)],
     ['maxConnections', intOption(opts.maxConnections, 'max-connections', 1)],
+    ['maxConnectionsPerPeer', intOption(opts.maxConnectionsPerPeer, 'max-connections-per-peer', 1)],
+    ['firstByteTimeoutMs', intOption(opts.firstByteTimeout, 'first-byte-timeout', 1)],
+    ['probeHeadroom', intOption(opts.probeHeadroom, 'probe-headroom', 1)],
     ['maxQueuePerModel', intOption(opts.maxQueue, 'max-queue', 1)],
     ['shutdownTimeoutMs', intOption(opts.shutdownTimeout, 'shutdown-timeout', 1)],
     ['maxBodyBytesInFlight', intOption(opts.maxBodyBytesInFlight, 'max-body-bytes-in-flight', 1)],
@@ -124,7 +131,8 @@ function stateLine(m: ModelState): string {
 
 /**
  * Starts the server for `files` (INGRESS_HOST/INGRESS_PORT as defaults, flags win), prints where
- * each model is reached and how its load ended, and stops gracefully on SIGINT/SIGTERM.
+ * each model is reached and how its load ended, and stops gracefully on SIGINT, SIGTERM or SIGHUP
+ * (also when sent to `npx`/`npm exec`, which does not pass them all on: serve-signals.ts).
  */
 export async function runServe(files: readonly string[], opts: ServeCommandOptions): Promise<RunningServer> {
   const manifests = await readManifests(files);
@@ -173,29 +181,8 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     console.error(`stopping (${why}): finishing in-flight requests…`);
     void server.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  if (envVar('npm_lifecycle_event') !== undefined) {
-    stopWhenOrphaned(() => stop('npm exited'));
-  }
+  installStopSignals(stop, envVar('npm_lifecycle_event') !== undefined);
   return server;
-}
-
-/**
- * Under `npx inferkit` / `npm run`, npm starts this process through `sh -c`; on SIGTERM npm passes the
- * signal to that shell only, and dash dies without passing it on, leaving this process behind. So
- * when launched by npm, the server stops as soon as its parent is gone (the process was re-parented).
- * Launched directly (systemd, a container, `nohup`), it keeps to the signals alone.
- */
-function stopWhenOrphaned(stop: () => void): void {
-  const parent = process.ppid;
-  const timer = setInterval(() => {
-    if (process.ppid !== parent) {
-      clearInterval(timer);
-      stop();
-    }
-  }, 250);
-  timer.unref();
 }
 
 /** Registers `inferkit serve FILE… [--port] [--host] [--domain] [--max-batch-size] [--max-wait-ms] [--body-limit] [--log-requests]`. */
@@ -220,7 +207,10 @@ export function registerServeCommand(program: Command): void {
     .option('--request-timeout <ms>', `longest time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs})`)
     .option('--headers-timeout <ms>', `longest time to receive the request headers (default ${DEFAULT_LIMITS.headersTimeoutMs})`)
     .option('--keep-alive-timeout <ms>', `how long an idle keep-alive connection stays open (default ${DEFAULT_LIMITS.keepAliveTimeoutMs})`)
-    .option('--max-connections <n>', `most open connections; more are refused (default ${DEFAULT_LIMITS.maxConnections})`)
+    .option('--max-connections <n>', `most open connections; at the cap a new one evicts the oldest idle one (default ${DEFAULT_LIMITS.maxConnections})`)
+    .option('--max-connections-per-peer <n>', `most open connections from one address (raise it behind a proxy that pools many clients; default ${DEFAULT_LIMITS.maxConnectionsPerPeer})`)
+    .option('--first-byte-timeout <ms>', `close a connection that sends no byte for this long (default ${DEFAULT_LIMITS.firstByteTimeoutMs})`)
+    .option('--probe-headroom <n>', `connections beyond the cap kept for health and readiness probes (default ${DEFAULT_LIMITS.probeHeadroom})`)
     .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
     .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: token classification one per thread, at most 4, Chronos-Bolt 1; 1 = one session with all threads, the fastest single request; per service: annotation serving.inferkit.dev/replicas)')

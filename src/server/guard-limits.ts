@@ -11,8 +11,14 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** Longest idle time (ms) of a connection with no request in progress. @default 5000 (Node's keep-alive) */
   keepAliveTimeoutMs: number;
-  /** Most open connections; further ones are closed at once. @default 1024 */
+  /** Most open connections (beside the probe headroom); at the cap a new one evicts the oldest idle one, else is closed (guard-connections.ts). @default 1024 */
   maxConnections: number;
+  /** Most open connections from one peer address; beyond it the peer's oldest idle one is evicted, else the new one closed. @default 256 */
+  maxConnectionsPerPeer: number;
+  /** A connection that sends no byte for this long (ms) after it opens is closed. @default 2000 */
+  firstByteTimeoutMs: number;
+  /** Connections admitted beyond `maxConnections` when every slot is in a request, for health and readiness probes only. @default 64 */
+  probeHeadroom: number;
   /** Most requests one model holds (running or waiting); beyond it 503 with `Retry-After`. @default 256 */
   maxQueuePerModel: number;
   /** Most bytes of request bodies being received by all requests together; beyond it 503 with `Retry-After`. @default 268435456 (256 MiB) */
@@ -27,6 +33,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1024,
+  maxConnectionsPerPeer: 256,
+  firstByteTimeoutMs: 2_000,
+  probeHeadroom: 64,
   maxQueuePerModel: 256,
   shutdownTimeoutMs: 10_000,
   maxBodyBytesInFlight: 256 * 1024 * 1024,
@@ -55,12 +64,11 @@ export function checkingInterval(limits: ServerLimits): number {
   return Math.max(50, Math.min(1000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4)));
 }
 
-/** Applies the header timeout, keep-alive timeout and connection cap to the HTTP server. */
+/** Applies the header, request and keep-alive timeouts to the HTTP server (the connection cap is guard-connections.ts's). */
 export function applyServerLimits(server: Server, limits: ServerLimits): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
 }
 
 /** Per-model count of admitted requests (running or waiting for a batch). */

@@ -23,6 +23,7 @@ import { clipText } from './clip-echo.js';
 import { clientErrorReply, errorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './error-reply.js';
 import { DEFAULT_LOAD_RETRY, resolveLoadRetry, type LoadRetry } from './load-retry.js';
 import { installGracefulClose } from './graceful-close.js';
+import { installConnectionGuard, installProbeHeadroom } from './guard-connections.js';
 import { listenOn } from './listen.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
@@ -140,7 +141,9 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
     clientErrorHandler: (e, socket) => clientErrorReply(e, socket, (r, s) => rejected.observe(r, s)),
   });
   applyServerLimits(app.server, limits);
+  const guard = installConnectionGuard(app.server, limits, (reason) => metrics.connectionsClosed.inc({ reason }));
   const close = installGracefulClose(app, limits.shutdownTimeoutMs, () => registry.close());
+  installProbeHeadroom(app, guard);
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
   installHooks(app, ctx, options, rejected);

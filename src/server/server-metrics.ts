@@ -20,6 +20,8 @@ export interface ServerMetrics {
   loadFailures: Counter<'model'>;
   /** `inferkit_model_compute_seconds_total{model}`: time the model's ONNX session workers spent on runs (replicas and latency session, summed). */
   computeSeconds: Counter<'model'>;
+  /** `inferkit_connections_closed_total{reason}`: connections the connection guard closed (first_byte_timeout, evicted, peer_limit, connection_limit). */
+  connectionsClosed: Counter<'reason'>;
 }
 
 /** Creates the server's metrics on a fresh registry. */
@@ -62,6 +64,12 @@ export function createServerMetrics(): ServerMetrics {
       name: 'inferkit_model_compute_seconds_total',
       help: "Seconds the model's ONNX Runtime session workers spent on runs, summed over its replicas and latency session, load-time probes included (its rate over the replicas is about their utilisation; baselines report none)",
       labelNames: ['model'],
+      registers,
+    }),
+    connectionsClosed: new Counter({
+      name: 'inferkit_connections_closed_total',
+      help: 'Connections closed by the connection guard: sent no byte in time (first_byte_timeout), made room for a new one (evicted), over the peer share or the cap with no room (peer_limit, connection_limit)',
+      labelNames: ['reason'],
       registers,
     }),
   };

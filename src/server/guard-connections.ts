@@ -1,0 +1,169 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { InferkitError } from '../errors.js';
+import { BUSY_RETRY_AFTER_S, setRetryAfter } from './retry-after.js';
+
+/** Limits of {@link installConnectionGuard} (part of `ServerLimits`). */
+export interface ConnectionLimits {
+  /** Most open connections, the probe headroom aside. @default 1024 */
+  maxConnections: number;
+  /** Most open connections from one peer address. @default 256 */
+  maxConnectionsPerPeer: number;
+  /** A connection that has sent no byte after this long (ms) is closed. @default 2000 */
+  firstByteTimeoutMs: number;
+  /** Connections admitted beyond `maxConnections` when none can be evicted: health and readiness probes only. @default 64 */
+  probeHeadroom: number;
+}
+
+/** Why the guard closed a connection (`inferkit_connections_closed_total{reason}`). */
+export type ConnectionCloseReason = 'first_byte_timeout' | 'evicted' | 'peer_limit' | 'connection_limit';
+
+/** The running guard. */
+export interface ConnectionGuard {
+  /** True for a connection admitted in the probe headroom: it may only reach health and readiness routes. */
+  isProbeOnly(socket: Socket): boolean;
+  /** Open connections the guard counts (headroom included). */
+  open(): number;
+}
+
+interface Conn {
+  peer: string;
+  probeOnly: boolean;
+  /** A request is being answered. */
+  busy: boolean;
+  /** `bytesRead` when the last answer ended: unchanged means idle between requests. */
+  bytesAtIdle: number;
+}
+
+/**
+ * Admission of TCP connections, replacing Node's `server.maxConnections` (which refuses every new
+ * connection once the cap is reached, however many of the open ones never sent a byte: 1,100 idle
+ * sockets locked out every client). Here a connection costs a slot only while it is worth one:
+ * - one that sends no byte within `firstByteTimeoutMs` is closed;
+ * - at the cap (or at its peer's share) a new connection evicts the oldest one that is not in a
+ *   request: first those that never sent a byte, then idle keep-alive ones (a clean FIN between
+ *   requests, as the keep-alive timeout would send) — so a flood of idle sockets only evicts itself;
+ * - a peer's connections beyond `maxConnectionsPerPeer` evict that peer's own idle ones;
+ * - when no connection can be evicted, up to `probeHeadroom` more are admitted for health and
+ *   readiness probes only (the routes refuse anything else with 503 and `Connection: close`; one
+ *   that has not sent a whole request within `firstByteTimeoutMs` is closed); beyond it, refused.
+ * `onClose` is told of every connection the guard closes.
+ */
+export function installConnectionGuard(server: Server, limits: ConnectionLimits, onClose: (reason: ConnectionCloseReason) => void = () => undefined): ConnectionGuard {
+  const conns = new Map<Socket, Conn>();
+  // Candidates for eviction, oldest first (entries are re-checked when taken).
+  const fresh = new Set<Socket>();
+  const idle = new Set<Socket>();
+  const perPeer = new Map<string, number>();
+  let probeOnly = 0;
+
+  const close = (socket: Socket, reason: ConnectionCloseReason): void => {
+    onClose(reason);
+    socket.destroy();
+  };
+  const evictable = (socket: Socket, c: Conn): boolean => !c.busy && socket.bytesRead === c.bytesAtIdle;
+  const evictFrom = (set: Set<Socket>, peer?: string): boolean => {
+    for (const s of set) {
+      const c = conns.get(s);
+      if (c === undefined || !evictable(s, c)) {
+        set.delete(s);
+        continue;
+      }
+      if (peer !== undefined && c.peer !== peer) {
+        continue;
+      }
+      set.delete(s);
+      close(s, 'evicted');
+      return true;
+    }
+    return false;
+  };
+  const evict = (peer?: string): boolean => evictFrom(fresh, peer) || evictFrom(idle, peer);
+
+  server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? '';
+    const ofPeer = perPeer.get(peer) ?? 0;
+    const full: ConnectionCloseReason | undefined =
+      ofPeer >= limits.maxConnectionsPerPeer && !evict(peer) ? 'peer_limit' : conns.size - probeOnly >= limits.maxConnections && !evict() ? 'connection_limit' : undefined;
+    const headroom = full !== undefined;
+    if (full !== undefined) {
+      if (probeOnly >= limits.probeHeadroom) {
+        close(socket, full);
+        return;
+      }
+      probeOnly++;
+    }
+    conns.set(socket, { peer, probeOnly: headroom, busy: false, bytesAtIdle: 0 });
+    perPeer.set(peer, ofPeer + 1);
+    fresh.add(socket);
+    // A probe sends its whole request at once: in the headroom, one still without an answer by then is closed too.
+    const timer = setTimeout(() => {
+      fresh.delete(socket);
+      const c = conns.get(socket);
+      if (!socket.destroyed && (socket.bytesRead === 0 || (c?.probeOnly === true && !c.busy))) {
+        close(socket, 'first_byte_timeout');
+      }
+    }, limits.firstByteTimeoutMs);
+    timer.unref();
+    socket.once('close', () => {
+      clearTimeout(timer);
+      const c = conns.get(socket);
+      conns.delete(socket);
+      fresh.delete(socket);
+      idle.delete(socket);
+      if (c?.probeOnly) {
+        probeOnly--;
+      }
+      const n = (perPeer.get(peer) ?? 1) - 1;
+      if (n > 0) {
+        perPeer.set(peer, n);
+      } else {
+        perPeer.delete(peer);
+      }
+    });
+  });
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const c = conns.get(socket);
+    if (c === undefined) {
+      return;
+    }
+    c.busy = true;
+    fresh.delete(socket);
+    idle.delete(socket);
+    res.once('close', () => {
+      c.busy = false;
+      c.bytesAtIdle = socket.bytesRead;
+      if (!socket.destroyed) {
+        idle.add(socket);
+      }
+    });
+  });
+
+  return {
+    isProbeOnly: (socket) => conns.get(socket)?.probeOnly === true,
+    open: () => conns.size,
+  };
+}
+
+/** Liveness and readiness routes: the only ones a connection in the probe headroom may reach. */
+export const PROBE_PATH = /^\/(?:|v2\/health\/(?:live|ready)|v2\/models\/[^/?]+\/ready|v1\/models\/[^/?:]+)(?:\?.*)?$/;
+
+/**
+ * On a connection admitted in the probe headroom, answers health and readiness routes (with
+ * `Connection: close`, so the slot frees at once) and refuses the others: 503 with `Retry-After: 1`.
+ */
+export function installProbeHeadroom(app: FastifyInstance, guard: ConnectionGuard): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!guard.isProbeOnly(request.raw.socket)) {
+      return;
+    }
+    reply.header('connection', 'close');
+    if (request.method !== 'GET' || !PROBE_PATH.test(request.url)) {
+      setRetryAfter(reply, BUSY_RETRY_AFTER_S);
+      throw new InferkitError('model_not_ready', 'the server is at its connection limit; only health and readiness probes are answered on this connection; retry shortly');
+    }
+  });
+}
