@@ -36,7 +36,7 @@ export function advanceTimestamp(start: string, frequency: Frequency, steps: num
   const wall = utcDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)).getTime();
   const written = m[8];
   let out: number;
-  let offset = written;
+  let offset: string | undefined = written;
   if (timeZone === undefined) {
     out = addWall(wall, spec, steps);
   } else {

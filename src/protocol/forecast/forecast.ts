@@ -5,6 +5,7 @@ import { InferkitError, ValidationError } from '../../errors.js';
 import type { ForecastModel } from '../../runtime/forecast/forecast-model.js';
 import { isKnownTimeZone } from '../../contract/zone-offset.js';
 import { advanceTimestamp } from './advance-timestamp.js';
+import { covariatesIgnored, taskOf } from './covariates.js';
 import { toApiError } from './error-response.js';
 import { interpolateQuantiles, medianPath } from './interpolate-quantiles.js';
 import { predictHorizon } from './predict-horizon.js';
@@ -25,7 +26,7 @@ export interface ForecastCallOptions {
   signal?: AbortSignal;
 }
 
-const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_timestamp']);
+const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_timestamp', 'past_covariates', 'future_covariates']);
 
 /**
  * Answers a parsed ForecastRequest with `model` — the forecast API's semantics, shared by the
@@ -34,7 +35,9 @@ const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_time
  * - Request-level problems throw: `model` ≠ `model.name` → InferkitError `model_not_found`
  *   (param `model`); horizon > `maxHorizon` → ValidationError (param `options.horizon`).
  * - Every variable of every input is one series of one batch (multivariate inputs are forecast
- *   variable by variable and reassembled time first). Horizons beyond the native length are
+ *   variable by variable and reassembled time first). A model with `predictTasks` (Chronos-2) gets each
+ *   input as one jointly forecast group with its covariates instead, for the whole horizon; for any other
+ *   model an input's covariates are not used and its output carries a `covariates_ignored` warning. Horizons beyond the native length are
  *   rolled out (the request's `options.rollout`, else this call's `rollout`, else the model's: all
  *   quantile paths for Chronos-Bolt, see predictHorizon); quantile levels are read from the sorted
  *   model values and interpolated (clamped beyond the model's outer levels); keys are
@@ -73,7 +76,13 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
     batch.push(...p.variables);
     frequencies.push(...p.variables.map(() => p.input.frequency));
   }
-  const result = batch.length > 0 ? await predictHorizon(model, batch, horizon, { frequencies, signal: options.signal, rollout: request.options.rollout ?? options.rollout }) : undefined;
+  const tasks = plans.flatMap((p) => ('error' in p ? [] : [taskOf(p.input, p.variables)]));
+  const result =
+    batch.length === 0
+      ? undefined
+      : model.predictTasks !== undefined
+        ? await model.predictTasks(tasks, horizon, { frequencies, signal: options.signal })
+        : await predictHorizon(model, batch, horizon, { frequencies, signal: options.signal, rollout: request.options.rollout ?? options.rollout });
   const patch = model.patchSize ?? 1;
   let prompt = 0;
   let completion = 0;
@@ -110,7 +119,8 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
         content[key] = value;
       }
     }
-    return { type: 'time_series_forecast', id: randomUUID(), status: 'completed', content: [content], error: null };
+    const warning = model.predictTasks === undefined ? covariatesIgnored(p.input, i, model.name) : undefined;
+    return { type: 'time_series_forecast', id: randomUUID(), status: 'completed', content: [content], error: null, ...(warning ? { warnings: [warning] } : {}) };
   });
   const failures = outputs.filter((o) => o.status === 'error');
   const all = failures.length === outputs.length;
@@ -152,7 +162,7 @@ function planInput(input: TimeSeriesInput, i: number, horizon: number): InputPla
     const which = variables.length > 1 ? `variable ${empty} of inputs[${i}].series` : `inputs[${i}].series`;
     return { error: { code: 'invalid_series', message: `${which} ("${input.name}") has no observed values (all missing); nothing to forecast from`, param: `inputs[${i}].series`, type: 'invalid_request_error' } };
   }
-  const zone = input.time_zone;
+  const zone = (input as { time_zone?: unknown }).time_zone;
   if (zone !== undefined && (typeof zone !== 'string' || !isKnownTimeZone(zone))) {
     const message = `inputs[${i}].time_zone ${JSON.stringify(zone)} is not an IANA time zone (such as "Europe/Berlin" or "UTC")`;
     return { error: { code: 'invalid_series', message, param: `inputs[${i}].time_zone`, type: 'invalid_request_error' } };
