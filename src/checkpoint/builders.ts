@@ -1,4 +1,6 @@
 import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
+import { BERT_BUILDER, ELECTRA_BUILDER, ROBERTA_BUILDER } from './families/bert.js';
+import { DISTILBERT_BUILDER } from './families/distilbert.js';
 import type { Checkpoint } from './safetensors.js';
 
 /** Options every family builder takes. */
@@ -21,4 +23,9 @@ export interface GraphBuilderEntry {
  * Family id (architectures.ts) → builder. One line per family; the builders live in `families/`.
  * A family listed in BUILDABLE_ARCHITECTURES without a builder here fails with a named error.
  */
-export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {};
+export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {
+  bert: BERT_BUILDER,
+  distilbert: DISTILBERT_BUILDER,
+  roberta: ROBERTA_BUILDER,
+  electra: ELECTRA_BUILDER,
+};
