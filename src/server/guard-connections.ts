@@ -25,6 +25,8 @@ export interface ConnectionGuard {
   isProbeOnly(socket: Socket): boolean;
   /** Open connections the guard counts (headroom included). */
   open(): number;
+  /** Ends (FIN, not reset) every connection not in a request: idle keep-alive ones and those that sent nothing; returns how many. */
+  endIdle(): number;
 }
 
 interface Conn {
@@ -145,6 +147,16 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
   return {
     isProbeOnly: (socket) => conns.get(socket)?.probeOnly === true,
     open: () => conns.size,
+    endIdle: () => {
+      let ended = 0;
+      for (const [socket, c] of conns) {
+        if (evictable(socket, c) && !socket.destroyed) {
+          socket.end();
+          ended++;
+        }
+      }
+      return ended;
+    },
   };
 }
 

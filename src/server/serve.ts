@@ -128,7 +128,8 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   const app = Fastify({
     logger: false,
     bodyLimit,
-    forceCloseConnections: 'idle',
+    // graceful-close.ts ends idle connections itself, after a short drain.
+    forceCloseConnections: false,
     // graceful-close.ts answers requests that arrive while closing (503 in the contract's form).
     return503OnClosing: false,
     requestTimeout: limits.requestTimeoutMs,
@@ -142,7 +143,7 @@ export async function serve(manifests: readonly InferenceService[], options: Ser
   });
   applyServerLimits(app.server, limits);
   const guard = installConnectionGuard(app.server, limits, (reason) => metrics.connectionsClosed.inc({ reason }));
-  const close = installGracefulClose(app, limits.shutdownTimeoutMs, () => registry.close());
+  const close = installGracefulClose(app, guard, limits.shutdownTimeoutMs, () => registry.close());
   installProbeHeadroom(app, guard);
   installJsonParser(app, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   installHostAllowList(app, { served: registry.hosts, domain, bindHost: options.host ?? '127.0.0.1', extra: options.allowedHosts ?? [] });
