@@ -86,7 +86,7 @@ export type { AggregationStrategy, Entity, GroupedEntity, TokenEntity } from './
 export { loadChronosBolt } from './runtime/forecast/load-chronos-bolt.js';
 export type { LoadChronosBoltOptions } from './runtime/forecast/load-chronos-bolt.js';
 export type { ChronosBoltOptions } from './runtime/forecast/create-chronos-bolt.js';
-export type { ForecastModel, ModelForecast, PredictOptions } from './runtime/forecast/forecast-model.js';
+export type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from './runtime/forecast/forecast-model.js';
 export { seasonalNaive } from './runtime/forecast/seasonal-naive.js';
 export { theta } from './runtime/forecast/theta.js';
 export { autoEts } from './runtime/forecast/ets/auto-ets.js';
@@ -114,6 +114,8 @@ export { forecast } from './protocol/forecast/forecast.js';
 export type { ForecastCallOptions } from './protocol/forecast/forecast.js';
 export { ForecastRolloutSchema } from './contract/forecast.js';
 export type { ForecastRollout } from './contract/forecast.js';
+export { CovariatesSchema, ForecastWarningSchema } from './contract/forecast.js';
+export type { Covariates, ForecastWarning } from './contract/forecast.js';
 export { localForecaster } from './protocol/forecast/local-forecaster.js';
 export { errorResponse, toApiError } from './protocol/forecast/error-response.js';
 export { advanceTimestamp } from './protocol/forecast/advance-timestamp.js';

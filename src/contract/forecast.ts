@@ -34,8 +34,23 @@ export const TimeSeriesSchema = z.union([UnivariateSeriesSchema, MultivariateSer
 export type TimeSeries = z.infer<typeof TimeSeriesSchema>;
 
 /**
+ * Covariates of one input (inferkit extension): covariate name → univariate series, one value per step
+ * (null = missing). See {@link TimeSeriesInputSchema} for the lengths.
+ */
+export const CovariatesSchema = z.record(z.string().min(1, 'expected a non-empty covariate name'), z.array(ObservationSchema));
+/** Covariates as carried on the wire: name → values. */
+export type Covariates = z.output<typeof CovariatesSchema>;
+
+/**
  * One series to forecast. `series` must match `type`: univariate is a list of numbers; multivariate is a
  * rectangular list of lists (time first, at least one variable). Extra fields are kept.
+ *
+ * Covariates (inferkit extension, Chronos-2's and statsforecast's exogenous inputs): `past_covariates` maps
+ * each covariate's name to its history, one value per step of `series` (same length); `future_covariates`
+ * maps the known-future ones to their values over the forecast horizon (exactly `options.horizon` values,
+ * checked by {@link ForecastRequestSchema}); a future covariate also needs its history in `past_covariates`.
+ * A covariate present only in `past_covariates` is past-only. Wrong lengths are 400s naming the field
+ * (`inputs[0].past_covariates.temp`).
  */
 export const TimeSeriesInputSchema = z
   .looseObject({
@@ -44,12 +59,24 @@ export const TimeSeriesInputSchema = z
     series: z.array(z.unknown()),
     frequency: FrequencySchema,
     start_timestamp: IsoTimestampSchema.optional(),
+    past_covariates: CovariatesSchema.optional(),
+    future_covariates: CovariatesSchema.optional(),
   })
   .superRefine((input, ctx) => {
     const { series } = input;
     if (series.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['series'], message: 'expected at least one observation' });
       return;
+    }
+    for (const [name, values] of Object.entries(input.past_covariates ?? {})) {
+      if (values.length !== series.length) {
+        ctx.addIssue({ code: 'custom', path: ['past_covariates', name], message: `expected ${series.length} values (one per step of series), got ${values.length}` });
+      }
+    }
+    for (const name of Object.keys(input.future_covariates ?? {})) {
+      if (input.past_covariates?.[name] === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['future_covariates', name], message: `covariate "${name}" has no history: give its ${series.length} past values in past_covariates too` });
+      }
     }
     if (input.type === 'univariate_time_series') {
       series.forEach((v, t) => {
@@ -164,6 +191,11 @@ export const ForecastRequestSchema = z
   .superRefine((req, ctx) => {
     const seen = new Map<string, number>();
     req.inputs.forEach((input, i) => {
+      for (const [name, values] of Object.entries(input.future_covariates ?? {})) {
+        if (values.length !== req.options.horizon) {
+          ctx.addIssue({ code: 'custom', path: ['inputs', i, 'future_covariates', name], message: `expected ${req.options.horizon} values (one per step of options.horizon), got ${values.length}` });
+        }
+      }
       const first = seen.get(input.name);
       if (first === undefined) {
         seen.set(input.name, i);
@@ -235,13 +267,26 @@ export const TimeSeriesForecastSchema = z.looseObject({
 /** A forecast for one series. */
 export type TimeSeriesForecast = z.output<typeof TimeSeriesForecastSchema>;
 
-/** One output per input, with its own status and error. */
+/**
+ * Something a model did not use or changed in an input that still got its forecast (inferkit extension): e.g.
+ * `covariates_ignored` (param `inputs[i].past_covariates`) from a model that cannot read covariates.
+ */
+export const ForecastWarningSchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  param: z.string().nullable().optional(),
+});
+/** A warning on one forecast output. */
+export type ForecastWarning = z.output<typeof ForecastWarningSchema>;
+
+/** One output per input, with its own status and error, and `warnings` (inferkit extension) when there are any. */
 export const ForecastOutputSchema = z.looseObject({
   type: z.literal('time_series_forecast'),
   id: z.string(),
   status: StatusSchema,
   content: z.array(TimeSeriesForecastSchema),
   error: ApiErrorSchema.nullable().optional(),
+  warnings: z.array(ForecastWarningSchema).optional(),
 });
 /** The result for one input. */
 export type ForecastOutput = z.output<typeof ForecastOutputSchema>;

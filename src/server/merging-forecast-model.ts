@@ -58,6 +58,8 @@ export function mergingForecastModel(model: ForecastModel, options: BatcherOptio
     ...(model.patchSize !== undefined ? { patchSize: model.patchSize } : {}),
     ...(model.contextLength !== undefined ? { contextLength: model.contextLength } : {}),
     ...(model.rollout !== undefined ? { rollout: model.rollout } : {}),
+    // Grouped calls (Chronos-2: rows of a group attend to each other) go straight to the model, unmerged.
+    ...(model.predictTasks !== undefined ? { predictTasks: model.predictTasks.bind(model) } : {}),
     async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
       const batcher = batcherFor(horizon, opts.frequencies !== undefined);
       if (!batcher.enabled || batch.length === 0) {

@@ -6,7 +6,8 @@ import { isInferkitError } from '../../errors.js';
  * The forecast API's error object for any thrown value. `code` is specific where the field tells:
  * `invalid_horizon` (options.horizon), `invalid_quantile` (options.quantiles…, options.level…),
  * `invalid_frequency`, `invalid_time_series_type`, `invalid_series` (inputs[i].series…,
- * inputs[i].start_timestamp), `invalid_request` otherwise; `model_not_found`; other inferkit codes
+ * inputs[i].start_timestamp), `invalid_covariates` (inputs[i].past_covariates…, inputs[i].future_covariates…),
+ * `invalid_request` otherwise; `model_not_found`; other inferkit codes
  * as they are; `internal` for foreign errors. `type`: `invalid_request_error` (client mistakes),
  * `not_found_error` (unknown model), `service_unavailable_error` (not ready), `server_error`.
  */
@@ -50,6 +51,9 @@ function codeForParam(param: string | null): string {
   }
   if (/^inputs\[\d+\]\.(series|start_timestamp)/.test(param)) {
     return 'invalid_series';
+  }
+  if (/^inputs\[\d+\]\.(past|future)_covariates/.test(param)) {
+    return 'invalid_covariates';
   }
   return 'invalid_request';
 }

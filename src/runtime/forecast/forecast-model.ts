@@ -30,6 +30,19 @@ export interface ModelForecast {
 }
 
 /**
+ * One request input as a jointly forecast group, for models that read groups and covariates (Chronos-2,
+ * {@link ForecastModel.predictTasks}). Every array has the input's length; NaN = missing.
+ */
+export interface ForecastTask {
+  /** The input's variables, forecast jointly (one for a univariate input). */
+  targets: Float32Array[];
+  /** Histories of the past-only covariates, in the request's key order. */
+  pastCovariates: Float32Array[];
+  /** Known-future covariates, in the request's key order: history and the horizon's values. */
+  futureCovariates: Array<{ history: Float32Array; future: Float32Array }>;
+}
+
+/**
  * A forecasting model in the kernel: one interface for Chronos-Bolt ONNX and the offline
  * baselines. Series are Float32Arrays with NaN for missing values; `predict` answers at most
  * `nativeHorizon` steps (the protocol rolls out longer horizons, see `rollout`).
@@ -58,6 +71,13 @@ export interface ForecastModel {
   readonly spareRuns?: number;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); absent when it cannot tell. */
   readonly busyMs?: number;
+  /**
+   * Models that forecast groups jointly and read covariates (Chronos-2): forecasts every task's targets, any
+   * horizon (the model rolls out past `nativeHorizon` its own way); `values` (and `mean`) hold one row per
+   * target, tasks in order. When present the protocol calls this instead of `predict`; models without it get
+   * each variable as its own series and the protocol warns about covariates they did not use.
+   */
+  predictTasks?(tasks: readonly ForecastTask[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Forecasts `horizon` (≤ nativeHorizon) steps for every series of `batch`. */
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */
