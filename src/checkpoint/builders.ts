@@ -1,6 +1,7 @@
 import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { BERT_BUILDER, ELECTRA_BUILDER, ROBERTA_BUILDER } from './families/bert.js';
 import { DISTILBERT_BUILDER } from './families/distilbert.js';
+import { chronosBoltBuilder } from './families/chronos-bolt.js';
 import { TIMESFM_20_BUILDER } from './families/timesfm-2.0.js';
 import { TIMESFM_25_BUILDER } from './families/timesfm-2.5.js';
 import type { Checkpoint } from './safetensors.js';
@@ -30,6 +31,7 @@ export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {
   distilbert: DISTILBERT_BUILDER,
   roberta: ROBERTA_BUILDER,
   electra: ELECTRA_BUILDER,
+  'chronos-bolt': chronosBoltBuilder,
   'timesfm-2.0': TIMESFM_20_BUILDER,
   'timesfm-2.5': TIMESFM_25_BUILDER,
 };

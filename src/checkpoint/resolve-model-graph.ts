@@ -52,7 +52,7 @@ export async function resolveModelGraph(source: string, options: ResolveModelGra
   const first = await resolveModel(source, { ...hub, files: { ...files, oneOf: [...(files.oneOf ?? []), weights] } });
   const chosen = weights.find((p) => first.files[p] !== undefined);
   if (chosen !== undefined && onnxGraphs.includes(chosen)) {
-    const onnx = await resolveOnnxModel(source, files, [chosen], hub);
+    const onnx = await resolveOnnxModel(source, { ...files, oneOf: [...(files.oneOf ?? []), [chosen]] }, [chosen], hub);
     return { resolved: onnx.resolved, graphPath: onnx.graphPath, from: 'onnx', buildMs: 0 };
   }
   let resolved = first;

@@ -38,9 +38,11 @@ describe('selectFiles', () => {
     expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual(['onnx/model_quantized.onnx']);
   });
 
-  it('forecast preset needs config.json and one ONNX graph', () => {
-    expect(candidatePaths(FORECAST_FILES)).toEqual(['config.json', 'onnx/model.onnx', 'model.onnx']);
-    expect(selectFiles(FORECAST_FILES, has('config.json')).missing).toEqual(['one of (onnx/model.onnx, model.onnx)']);
+  it('forecast preset needs config.json and one ONNX graph or safetensors checkpoint, the graph first', () => {
+    expect(candidatePaths(FORECAST_FILES)).toEqual(['config.json', 'onnx/model.onnx', 'model.onnx', 'model.safetensors', 'model.safetensors.index.json']);
+    expect(selectFiles(FORECAST_FILES, has('config.json')).missing).toEqual(['one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json)']);
+    expect(selectFiles(FORECAST_FILES, has('config.json', 'model.safetensors')).chosen).toEqual(['config.json', 'model.safetensors']);
+    expect(selectFiles(FORECAST_FILES, has('config.json', 'model.safetensors', 'onnx/model.onnx')).chosen).toEqual(['config.json', 'onnx/model.onnx']);
   });
 });
 

@@ -35,10 +35,19 @@ export function tokenClassificationFiles(options: TokenClassificationFilesOption
 /** {@link tokenClassificationFiles} without the quantized model. */
 export const TOKEN_CLASSIFICATION_FILES: FileSpec = tokenClassificationFiles();
 
-/** Files of a forecasting (Chronos-Bolt ONNX) repo: `config.json` and `onnx/model.onnx` or `model.onnx`. */
+/** The ONNX graphs a forecasting repo may publish, in preference order. */
+export const FORECAST_ONNX_GRAPHS = ['onnx/model.onnx', 'model.onnx'] as const;
+/** The files of a forecasting repo besides its weights: what `resolveModelGraph` fetches whichever weights it takes. */
+export const FORECAST_SIDE_FILES: FileSpec = { required: ['config.json'] };
+
+/**
+ * Files of a forecasting repo: `config.json` and its weights — an ONNX graph (`onnx/model.onnx` or
+ * `model.onnx`), else the checkpoint as its authors publish it (`model.safetensors`, or the sharded
+ * `model.safetensors.index.json`, whose shards resolveModelGraph fetches), from which inferkit builds the graph.
+ */
 export const FORECAST_FILES: FileSpec = {
   required: ['config.json'],
-  oneOf: [['onnx/model.onnx', 'model.onnx']],
+  oneOf: [[...FORECAST_ONNX_GRAPHS, 'model.safetensors', 'model.safetensors.index.json']],
 };
 
 /** What {@link selectFiles} chose, and what it could not find (described for error messages). */

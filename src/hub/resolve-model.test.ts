@@ -83,7 +83,7 @@ describe('resolveModel (hub)', () => {
     const err = await resolveModel('org/flat@v2', { files: FORECAST_FILES, hubUrl: hub.url, cacheDir: fresh(), offline: true }).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'InferkitError', code: 'not_cached' });
     const msg = (err as Error).message;
-    for (const part of ['org/flat@v2', 'config.json', 'one of (onnx/model.onnx, model.onnx)', 'online', 'cacheDir']) {
+    for (const part of ['org/flat@v2', 'config.json', 'one of (onnx/model.onnx, model.onnx, model.safetensors', 'online', 'cacheDir']) {
       expect(msg).toContain(part);
     }
     expect(hub.requests).toEqual([]);

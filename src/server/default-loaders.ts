@@ -6,7 +6,7 @@ import type { RuntimeConfig } from '../manifest/runtime-config.js';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
 import type { SessionOptions } from '../runtime/ort.js';
 import type { ForecastModel } from '../runtime/forecast/forecast-model.js';
-import { loadChronosBolt } from '../runtime/forecast/load-chronos-bolt.js';
+import { loadForecastModel } from '../runtime/forecast/load-forecast-model.js';
 import { createBaseline, type BaselineKind, type BaselineSpec } from '../runtime/forecast/baseline-spec.js';
 import { MIN_AUTO_ETS_CONTEXT } from '../runtime/forecast/ets/auto-ets.js';
 import { startWorkerBaseline } from '../runtime/worker/worker-baseline.js';
@@ -164,7 +164,8 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
  * `theta`, `auto-ets` (also `autoets`, `ets`) or `mstl` (optionally `baseline/…`) → offline baseline, with
  * `--season=N` (season override), for MSTL `--seasonal_periods=48,336`, and for AutoETS
  * `--max_context=N` (fit only the last N values, N ≥ 5; default max(10 seasons, 1000)); anything else →
- * a Chronos-Bolt ONNX model (hub id or folder) through `loadChronosBolt`. Both answer to `--model_name`.
+ * a transformer forecaster (hub id or folder; an ONNX graph or `config.json` + `model.safetensors`) through
+ * `loadForecastModel`, which picks the family's loader by `config.json` → `architectures`. Both answer to `--model_name`.
  * A service with an arg its model does not use (`--season` on Chronos-Bolt, `--seasonal_periods` on
  * theta, `--onnx_variant` on a forecaster…) fails its load with a `config` error naming the arg.
  */
@@ -203,7 +204,7 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
         return servedForecastModel(await servedBaseline(baselineSpec(baseline, baselineArgs(config)), inference, session));
       }
       const sessionOptions = sessionFor(inference, session);
-      const model = await loadChronosBolt(source, { ...hub, signal, name: config.modelName, ...(sessionOptions ? { session: sessionOptions } : {}) });
+      const model = await loadForecastModel(source, { ...hub, signal, name: config.modelName, ...(sessionOptions ? { session: sessionOptions } : {}) });
       return servedForecastModel(model);
     },
   };

@@ -1,31 +1,37 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { resolveModelGraph } from '../../checkpoint/resolve-model-graph.js';
 import { InferkitError } from '../../errors.js';
-import { FORECAST_FILES } from '../../hub/file-spec.js';
+import { FORECAST_ONNX_GRAPHS, FORECAST_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../hub/types.js';
-import { resolveOnnxModel } from '../resolve-onnx-model.js';
 import { ChronosModelConfigSchema } from './chronos-config.js';
 import { createChronosBolt, type ChronosBoltOptions } from './create-chronos-bolt.js';
 import type { ForecastModel } from './forecast-model.js';
 
 /** Options of {@link loadChronosBolt}: model options plus hub options (token, cache, offline …). */
-export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files'> {}
+export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files'> {
+  /** Build the graph from `model.safetensors` even when the repo publishes an ONNX graph too (only the checkpoint is downloaded). @default false */
+  preferCheckpoint?: boolean;
+}
 
 /**
- * Loads a Chronos-Bolt ONNX model from a local folder (`./models/bolt`, `/abs/path`) or a hub id
- * (`org/name`, `hf://org/name@rev`, cached in `cacheDir`, by default inferkit's one model cache): reads `config.json` → `chronos_config` and
- * `onnx/model.onnx` (or `model.onnx`) with the external-data files its graph names (real exports
- * keep their weights in `onnx/model.onnx.data`; fetched from the hub too). Errors: `model_load_failed` for a bad config or graph,
- * and the hub's codes (`not_cached`, `unauthorized`, `model_not_found`, …) from `resolveModel`.
+ * Loads a Chronos-Bolt model from a local folder (`./models/bolt`, `/abs/path`) or a hub id
+ * (`org/name`, `hf://org/name@rev`, cached in `cacheDir`, by default inferkit's one model cache): reads
+ * `config.json` → `chronos_config`, and runs `onnx/model.onnx` (or `model.onnx`) with the external-data files
+ * its graph names when the repo publishes one; else the checkpoint as Amazon publishes it (`model.safetensors`,
+ * F32/F16/BF16, or a sharded index) — only those files are downloaded — from which the graph is built in
+ * TypeScript once and kept in the model cache (`<cacheDir>/graphs/`; a second load reuses it). Errors:
+ * `model_load_failed` for a bad config, graph or checkpoint (naming the field, file or tensor), and the hub's
+ * codes (`not_cached`, `unauthorized`, `model_not_found`, …) from `resolveModel`.
  */
 export async function loadChronosBolt(source: string, options: LoadChronosBoltOptions = {}): Promise<ForecastModel> {
   const ref = parseModelRef(source);
   // A hub id is cached in `cacheDir`, by default (resolveModel's) the one model cache, like loadTokenClassifier.
-  const { resolved, graphPath: modelPath } = await resolveOnnxModel(source, FORECAST_FILES, ['onnx/model.onnx', 'model.onnx'], options);
+  const { resolved, graphPath: modelPath } = await resolveModelGraph(source, { ...options, task: 'forecast', onnxGraphs: FORECAST_ONNX_GRAPHS, files: FORECAST_SIDE_FILES });
   const configPath = resolved.files['config.json'];
   if (configPath === undefined) {
-    throw new InferkitError('model_load_failed', `${source}: expected config.json and onnx/model.onnx (or model.onnx)`);
+    throw new InferkitError('model_load_failed', `${source}: expected config.json beside onnx/model.onnx (or model.onnx) or model.safetensors`);
   }
   let raw: unknown;
   try {
