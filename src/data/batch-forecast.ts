@@ -1,11 +1,11 @@
-import type { DataFrame } from 'danfojs-node';
+import type { Frame } from './frame/frame.js';
 import { z } from 'zod';
 import {
   ForecastOptionsSchema, ForecastRequestSchema, intervalQuantiles, type TimeSeriesInput,
 } from '../contract/forecast.js';
 import { toValidationIssues } from '../contract/parse.js';
 import { ValidationError } from '../errors.js';
-import { isDataFrame, type FrameLike, type Row } from './columns.js';
+import { columnNames, isDataFrame, type FrameLike, type Row } from './columns.js';
 import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
 import { asForecasters, type ModelLike, type ModelSet } from './model-set.js';
 import { modelsFrame } from './models-frame.js';
@@ -49,7 +49,7 @@ export interface ModelsBatchResult {
    * model with its mean (`theta`), per quantile (`theta-q0.1`) and per level (`theta-lo-80`, `theta-hi-80`);
    * a series no model could forecast gets one row with its error in an `error` column.
    */
-  frame: DataFrame;
+  frame: Frame;
 }
 
 function isInputs(source: FrameLike | readonly TimeSeriesInput[]): source is readonly TimeSeriesInput[] {
@@ -164,7 +164,7 @@ export async function batchForecast(
 
 /** The id and timestamp column names of the source frame (statsforecast's when it uses them). */
 function frameNames(frame: FrameLike, options: FrameToInputsOptions): { id: string; timestamp: string } {
-  const columns = isDataFrame(frame) ? frame.columns : Object.keys((frame as readonly Row[])[0] ?? {});
+  const columns = columnNames(frame);
   const has = (n: string): boolean => columns.includes(n);
   return {
     id: options.idColumn ?? (!has('id') && has('unique_id') ? 'unique_id' : 'id'),

@@ -1,4 +1,4 @@
-import type { DataFrame } from 'danfojs-node';
+import type { Frame } from './frame/frame.js';
 import { normalizeFrequency } from '../contract/enums.js';
 import type { TimeSeriesForecast, TimeSeriesInput } from '../contract/forecast.js';
 import { ValidationError } from '../errors.js';
@@ -49,7 +49,7 @@ export async function crossValidation(
   source: FrameLike | readonly TimeSeriesInput[],
   models: ModelLike | ModelSet,
   options: CrossValidationOptions,
-): Promise<DataFrame> {
+): Promise<Frame> {
   // The forecast request's rules for what every window's request carries, before any model runs.
   checkForwardedOptions(options, 'crossValidation');
   const horizon = positiveInt(options.horizon, 'horizon');

@@ -1,8 +1,8 @@
-import { concat, type DataFrame } from 'danfojs-node';
 import { describe, expect, it } from 'vitest';
 import { ForecastResponseSchema, type ForecastResponse } from '../contract/forecast.js';
 import { forecastToFrame, forecastToRows, inputsToFrame } from './forecast-to-frame.js';
 import { frameToInputs } from './frame-to-inputs.js';
+import { Frame } from './frame/frame.js';
 
 const response: ForecastResponse = ForecastResponseSchema.parse({
   id: 'r1',
@@ -50,8 +50,10 @@ describe('forecastToFrame', () => {
     const h = inputsToFrame(history);
     expect(h.columns).toEqual(['id', 'timestamp', 'value']);
     const f = forecastToFrame(response.outputs[0].content);
-    const joined = concat({ dfList: [h, f], axis: 0 }) as DataFrame;
-    expect(joined.column('timestamp').values).toEqual(['2023-11-30T00:00:00Z', '2023-12-31T00:00:00Z', '2024-01-31T00:00:00Z', '2024-02-29T00:00:00Z']);
+    const joined = Frame.concat([h, f]);
+    expect(joined.columns).toEqual(['id', 'timestamp', 'value', 'mean', 'q0.1', 'q0.9']);
+    expect(joined.column('value').slice(1, 3)).toEqual([6, null]);
+    expect(joined.column('timestamp')).toEqual(['2023-11-30T00:00:00Z', '2023-12-31T00:00:00Z', '2024-01-31T00:00:00Z', '2024-02-29T00:00:00Z']);
     expect(forecastToFrame([]).columns).toEqual(['id', 'timestamp', 'mean']);
   });
 });

@@ -1,4 +1,4 @@
-import type { DataFrame } from 'danfojs-node';
+import type { Frame } from './frame/frame.js';
 import { normalizeFrequency, type Frequency } from '../contract/enums.js';
 import { zoneOffsetMinutes, zonedWallToUtc } from './time-zone.js';
 import type { ForecastResponse, TimeSeries, TimeSeriesForecast } from '../contract/forecast.js';
@@ -118,10 +118,10 @@ function orderColumns(rows: readonly Row[], head: readonly string[]): string[] {
 }
 
 /**
- * A forecast response (or list of forecasts) as a DataFrame: `id, [variable,] timestamp, mean, q0.1, …`,
- * ready to concatenate with `inputsToFrame` history (same columns and timestamp format).
+ * A forecast response (or list of forecasts) as an inferkit Frame: `id, [variable,] timestamp, mean, q0.1, …`,
+ * ready to put under `inputsToFrame` history with `Frame.concat` (same columns and timestamp format).
  */
-export function forecastToFrame(source: ForecastResponse | readonly TimeSeriesForecast[], options: ToFrameOptions = {}): DataFrame {
+export function forecastToFrame(source: ForecastResponse | readonly TimeSeriesForecast[], options: ToFrameOptions = {}): Frame {
   const rows = forecastToRows(source, options);
   return rowsToFrame(rows, orderColumns(rows, ['id', 'variable', 'timestamp', 'mean']));
 }
@@ -142,8 +142,8 @@ export function inputsToRows(inputs: readonly SeriesInput[], timeZone?: string):
   return rows;
 }
 
-/** Forecast inputs back as a long DataFrame `id, [variable,] timestamp, value` (the history of a forecast plot). */
-export function inputsToFrame(inputs: readonly SeriesInput[], options: Pick<ToFrameOptions, 'timeZone'> = {}): DataFrame {
+/** Forecast inputs back as a long Frame `id, [variable,] timestamp, value` (the history of a forecast plot). */
+export function inputsToFrame(inputs: readonly SeriesInput[], options: Pick<ToFrameOptions, 'timeZone'> = {}): Frame {
   const rows = inputsToRows(inputs, options.timeZone);
   return rowsToFrame(rows, orderColumns(rows, ['id', 'variable', 'timestamp', 'value']));
 }

@@ -1,4 +1,4 @@
-import type { DataFrame } from 'danfojs-node';
+import type { Frame } from './frame/frame.js';
 import { normalizeFrequency } from '../contract/enums.js';
 import type { TimeSeries, TimeSeriesForecast } from '../contract/forecast.js';
 import type { SeriesInput } from './build-series.js';
@@ -48,7 +48,7 @@ export function modelColumns(model: string, o: Pick<ModelsFrameOptions, 'quantil
  * Several models' forecasts side by side: one row per series (and variable) and step, a column per model,
  * quantile and level; series that no model forecast get one row with their `error`.
  */
-export function modelsFrame(inputs: readonly SeriesInput[], results: Readonly<Record<string, BatchForecastResult>>, o: ModelsFrameOptions): DataFrame {
+export function modelsFrame(inputs: readonly SeriesInput[], results: Readonly<Record<string, BatchForecastResult>>, o: ModelsFrameOptions): Frame {
   const models = Object.keys(results);
   const byModel = new Map(models.map((m) => [m, new Map(results[m].forecasts.map((f) => [f.name, f]))]));
   const columns = models.flatMap((m) => modelColumns(m, o));

@@ -1,8 +1,13 @@
-import type { DataFrame } from 'danfojs-node';
 import { escapeHtml } from './figure.js';
 
-/** The part of a danfojs DataFrame that {@link frameHtml} reads. */
-export type TableLike = Pick<DataFrame, 'columns' | 'values' | 'shape'>;
+/** What {@link frameHtml} reads of a table: an inferkit Frame or a danfojs DataFrame has it. */
+export interface TableLike {
+  readonly columns: readonly string[];
+  /** Cells row by row. */
+  readonly values: unknown;
+  /** `[rows, columns]`. */
+  readonly shape: readonly number[];
+}
 
 /** Options of {@link frameHtml} and `displayFrame`. */
 export interface FrameHtmlOptions {
