@@ -2,7 +2,7 @@ import { didYouMean } from './kserve-crd/did-you-mean.js';
 import type { RuntimeArgs } from './parse-runtime-args.js';
 
 /** The offline forecasting baselines a service can name by `--model_id`. */
-export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl';
+export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima';
 
 /** `--model_id` values (after {@link baselineOf}'s normalisation) that name an offline baseline. */
 const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
@@ -13,6 +13,9 @@ const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
   autoets: 'auto-ets',
   ets: 'auto-ets',
   mstl: 'mstl',
+  'auto-arima': 'auto-arima',
+  autoarima: 'auto-arima',
+  arima: 'auto-arima',
 };
 
 /**
@@ -21,7 +24,7 @@ const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
  * (AutoETS fits each series' last N values). No other model reads them, Chronos-Bolt included.
  */
 export const BASELINE_ARGS: Readonly<Record<string, readonly BaselineName[]>> = {
-  season: ['seasonal-naive', 'theta', 'auto-ets', 'mstl'],
+  season: ['seasonal-naive', 'theta', 'auto-ets', 'mstl', 'auto-arima'],
   seasonal_periods: ['mstl'],
   max_context: ['auto-ets'],
 };

@@ -1,4 +1,5 @@
 import { InferkitError } from '../../errors.js';
+import { autoArima, type AutoArimaOptions } from './arima/auto-arima.js';
 import type { BaselineOptions } from './baseline-model.js';
 import { autoEts, type AutoEtsOptions } from './ets/auto-ets.js';
 import type { ForecastModel } from './forecast-model.js';
@@ -7,16 +8,17 @@ import { seasonalNaive } from './seasonal-naive.js';
 import { theta } from './theta.js';
 
 /** The offline baselines that can be rebuilt from a name and plain options (in a worker thread, say). */
-export type BaselineKind = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl';
+export type BaselineKind = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima';
 
 /** A baseline by name with its options: plain data, so it can cross to a worker thread. */
 export type BaselineSpec =
   | { kind: 'seasonal-naive' | 'naive' | 'theta'; options?: BaselineOptions }
   | { kind: 'auto-ets'; options?: AutoEtsOptions }
-  | { kind: 'mstl'; options?: MstlOptions };
+  | { kind: 'mstl'; options?: MstlOptions }
+  | { kind: 'auto-arima'; options?: AutoArimaOptions };
 
 /** The baseline kinds, for messages. */
-export const BASELINE_KINDS: readonly BaselineKind[] = ['seasonal-naive', 'naive', 'theta', 'auto-ets', 'mstl'];
+export const BASELINE_KINDS: readonly BaselineKind[] = ['seasonal-naive', 'naive', 'theta', 'auto-ets', 'mstl', 'auto-arima'];
 
 /** Builds the baseline `spec` names (the same model in any thread); throws `config` for an unknown kind. */
 export function createBaseline(spec: BaselineSpec): ForecastModel {
@@ -31,6 +33,8 @@ export function createBaseline(spec: BaselineSpec): ForecastModel {
       return autoEts(spec.options);
     case 'mstl':
       return mstl(spec.options);
+    case 'auto-arima':
+      return autoArima(spec.options);
     default:
       throw new InferkitError('config', `unknown baseline "${(spec as { kind: unknown }).kind}"; expected one of ${BASELINE_KINDS.join(', ')}`, { param: 'kind' });
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { autoArima } from './arima/auto-arima.js';
 import { autoEts } from './ets/auto-ets.js';
 import type { ForecastModel } from './forecast-model.js';
 import { mstl } from './mstl/mstl.js';
@@ -20,7 +21,7 @@ const CASES: Record<string, number[]> = {
   gaps: Array.from({ length: 40 }, (_, t) => (t % 3 === 0 ? Number.NaN : t)),
 };
 
-describe.each([autoEts(), mstl(), theta(), seasonalNaive()] as ForecastModel[])('$name on awkward series', (model) => {
+describe.each([autoEts(), autoArima(), mstl(), theta(), seasonalNaive()] as ForecastModel[])('$name on awkward series', (model) => {
   it.each(Object.entries(CASES))('%s: finite, ordered quantiles', async (_name, y) => {
     const H = 24;
     const f = await model.predict([Float32Array.from(y)], H, { frequencies: ['month'] });
@@ -35,8 +36,8 @@ describe.each([autoEts(), mstl(), theta(), seasonalNaive()] as ForecastModel[])(
 });
 
 describe('constant series', () => {
-  it('AutoETS and MSTL forecast the constant with no spread', async () => {
-    for (const model of [autoEts(), mstl()]) {
+  it('AutoETS, AutoARIMA and MSTL forecast the constant with no spread', async () => {
+    for (const model of [autoEts(), autoArima(), mstl()]) {
       const f = await model.predict([new Float32Array(48).fill(7)], 6, { frequencies: ['month'] });
       expect(Array.from(f.values[0]).every((v) => Math.abs(v - 7) < 1e-6)).toBe(true);
     }

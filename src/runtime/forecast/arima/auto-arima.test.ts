@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { baselineOf } from '../../../manifest/baseline-args.js';
+import { createBaseline } from '../baseline-spec.js';
+import { autoArima, autoArimaForecast } from './auto-arima.js';
+
+/** A deterministic AR(1) noise sequence (φ = 0.6) from a fixed linear congruential generator. */
+function ar1(n: number, seed = 7): Float64Array {
+  let s = seed;
+  const u = (): number => {
+    s = (s * 48271) % 2147483647;
+    return s / 2147483647;
+  };
+  const out = new Float64Array(n);
+  let prev = 0;
+  for (let t = 0; t < n; t++) {
+    const z = Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
+    prev = 0.6 * prev + z;
+    out[t] = prev;
+  }
+  return out;
+}
+
+describe('autoArima', () => {
+  it('is served by name (baseline/auto-arima, arima) and built from a spec', async () => {
+    expect(baselineOf('baseline/auto-arima')).toBe('auto-arima');
+    expect(baselineOf('AutoARIMA')).toBe('auto-arima');
+    const model = createBaseline({ kind: 'auto-arima', options: { name: 'my-arima' } });
+    expect(model.name).toBe('my-arima');
+    const y = Float32Array.from({ length: 48 }, (_, t) => 100 + 10 * Math.sin((2 * Math.PI * t) / 12) + t);
+    const f = await model.predict([y], 12, { frequencies: ['month'] });
+    expect(f.values[0]).toHaveLength(15 * 12);
+    // The seasonal shape continues: the forecast one season ahead tracks the last season plus the trend.
+    for (let h = 0; h < 12; h++) {
+      expect(Math.abs((f.mean?.[0][h] ?? 0) - (y[36 + h] + 12))).toBeLessThan(2);
+    }
+  });
+
+  it('takes regressors: recovers their effect and forecasts with the future columns', () => {
+    const n = 120;
+    const H = 10;
+    const promo = Float64Array.from({ length: n + H }, (_, t) => (t % 9 < 2 ? 1 : 0));
+    const noise = ar1(n);
+    const y = Float64Array.from({ length: n }, (_, t) => 50 + 8 * promo[t] + noise[t]);
+    const past = [promo.subarray(0, n)];
+    const on = autoArimaForecast(y, H, { regressors: { past, future: [new Float64Array(H).fill(1)] } });
+    const off = autoArimaForecast(y, H, { regressors: { past, future: [new Float64Array(H).fill(0)] } });
+    expect(on.model).toMatch(/^Regression with ARIMA/);
+    for (let h = 0; h < H; h++) {
+      expect(on.point[h] - off.point[h]).toBeGreaterThan(7);
+      expect(on.point[h] - off.point[h]).toBeLessThan(9);
+    }
+    expect(() => autoArimaForecast(y, H, { regressors: { past, future: [] } })).toThrow(/future_covariates/);
+  });
+
+  it('one value forecasts flat with no spread; a series with nothing observed falls back to naive', () => {
+    const one = autoArimaForecast([5], 3);
+    expect(Array.from(one.point)).toEqual([5, 5, 5]);
+    expect(Array.from(one.sd)).toEqual([0, 0, 0]);
+    const none = autoArimaForecast([Number.NaN, Number.NaN], 2);
+    expect(none.model).toBe('naive');
+  });
+
+  it('refuses a bad maxContext at construction', () => {
+    expect(() => autoArima({ maxContext: 2 })).toThrow(/maxContext/);
+  });
+});
