@@ -42,14 +42,16 @@ export async function renderGet(options: RenderGetOptions): Promise<string> {
 /**
  * Formats InferenceServices as `inferkit get` prints them: kubectl's table (with a NAMESPACE column
  * for `allNamespaces`), `wide`, multi-document `yaml`, or `json` (one object for `single`, else a `List`).
- * Credentials written in clear into `env[].value` are shown as `<masked>` (`maskManifestSecrets`).
+ * Credentials in clear (secret env names, `hf_…`/`Bearer …` shapes, URI userinfo, annotations) are shown as `<masked>` (`maskManifestSecrets`).
  */
-export function formatGet(items: readonly InferenceService[], output: GetOutput, now: number, options: { allNamespaces?: boolean; single?: boolean } = {}): string {
+export function formatGet(given: readonly InferenceService[], output: GetOutput, now: number, options: { allNamespaces?: boolean; single?: boolean } = {}): string {
+  // Every format shows the masked copy: a credential may stand in a URL or a condition's message too.
+  const items = maskManifestSecrets(given);
   if (output === 'yaml') {
-    return toYaml(maskManifestSecrets(items));
+    return toYaml(items);
   }
   if (output === 'json') {
-    const shown = maskManifestSecrets(items);
+    const shown = items;
     return `${JSON.stringify(options.single && shown.length === 1 ? shown[0] : { apiVersion: 'v1', kind: 'List', items: shown }, null, 2)}\n`;
   }
   const text = output === 'table' ? formatStatusTable(items.map((i) => statusRow(i, now))) : formatWide(items, now);

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { isInferkitError } from '../errors.js';
+import { maskSecretText } from '../manifest/secret-text.js';
 import { registerApplyCommand } from './apply.js';
 import { registerDeleteCommand } from './delete.js';
 import { registerDemoCommand } from './demo.js';
 import { registerGetCommand } from './get.js';
+import { registerInitCommand } from './init.js';
 import { registerManifestCommand } from './manifest.js';
 import { cliVersion } from './package-info.js';
 import { registerServeCommand } from './serve.js';
@@ -11,7 +13,7 @@ import { registerValidateCommand } from './validate.js';
 import { registerWaitCommand } from './wait.js';
 
 /** Every command, one `register…Command(program)` per file; adding a command is one line here. */
-const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerManifestCommand, registerValidateCommand, registerGetCommand, registerDemoCommand, registerServeCommand];
+const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerManifestCommand, registerValidateCommand, registerGetCommand, registerDemoCommand, registerServeCommand, registerInitCommand];
 /** The cluster commands (kubectl's verbs against the kubeconfig's cluster). */
 const CLUSTER_COMMANDS: ReadonlyArray<(program: Command) => void> = [registerApplyCommand, registerWaitCommand, registerDeleteCommand];
 
@@ -30,6 +32,7 @@ export function buildProgram(): Command {
 buildProgram()
   .parseAsync(process.argv)
   .catch((e: unknown) => {
-    console.error(`inferkit: ${isInferkitError(e) ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    // Credentials are masked here too: an error may quote a manifest value (issue 28 N3).
+    console.error(`inferkit: ${maskSecretText(isInferkitError(e) ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e))}`);
     process.exitCode = 1;
   });

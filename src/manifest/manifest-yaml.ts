@@ -8,7 +8,7 @@ import {
 import { toValidationIssues } from '../contract/parse.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { Manifest } from './manifest.js';
-import { MASKED_SECRET, maskSecretValues } from './secret-env.js';
+import { MASKED_SECRET, maskManifestSecrets } from './secret-env.js';
 
 /** One document of a manifest file: an InferenceService or a Secret. */
 export type ManifestDocument = InferenceService | Secret;
@@ -20,8 +20,9 @@ const META_ORDER = ['name', 'namespace', 'labels', 'annotations'];
 export interface ToYamlOptions {
   /**
    * `"include"` writes Secret values as they are (a file to apply); `"mask"` replaces every value of a
-   * Secret's `stringData` and `data` with {@link MASKED_SECRET} — for showing a manifest in a notebook
-   * or a log, where outputs are saved and shared. @default "include"
+   * Secret's `stringData` and `data` with {@link MASKED_SECRET}, and every credential in clear elsewhere
+   * (`maskManifestSecrets`: secret env names, `hf_…`/`Bearer …` shapes, URI userinfo, annotations) — for
+   * showing a manifest in a notebook or a log, where outputs are saved and shared. @default "include"
    */
   secrets?: 'include' | 'mask';
 }
@@ -36,7 +37,7 @@ export { MASKED_SECRET };
  */
 export function toYaml(input: Manifest | readonly object[], options: ToYamlOptions = {}): string {
   const all: object[] = Array.isArray(input) ? [...input] : manifestDocs(input as Manifest);
-  const docs = options.secrets === 'mask' ? all.map((d) => (isSecret(d) ? maskSecretValues(d) : d)) : all;
+  const docs = options.secrets === 'mask' ? maskManifestSecrets(all) : all;
   const secretsFirst = [...docs.filter(isSecret), ...docs.filter((d) => !isSecret(d))];
   return secretsFirst
     .map((d) => stringify(ordered(d), { lineWidth: 0, aliasDuplicateObjects: false }))

@@ -53,3 +53,41 @@ describe('one predicate for validation and masking', () => {
     expect(secret.data.HF_TOKEN).toBe('aGZfeA==');
   });
 });
+
+describe('credentials recognised by shape (issue 28 N3)', () => {
+  it('names: glued, qualified and numbered credential names are secret; settings are not', () => {
+    for (const name of ['HFTOKEN', 'HF_TOKEN_VALUE', 'HF_ACCESS_TOKEN_1', 'HUB_AUTH', 'GHTOKEN', 'API_KEY_B64']) {
+      expect(isSecretEnvName(name), name).toBe(true);
+    }
+    for (const name of ['HF_TOKEN_NAME', 'AUTH_MODE', 'TOKENIZER', 'MAX_TOKENS_1', 'MONKEY']) {
+      expect(isSecretEnvName(name), name).toBe(false);
+    }
+  });
+
+  it('masks a hub token, a Bearer credential and URI userinfo wherever they stand, and reports each path', () => {
+    const doc = {
+      metadata: { annotations: { 'example.com/hf-token': 'opaque1234', 'example.com/about': 'uses Basic authentication' } },
+      spec: {
+        predictor: {
+          model: {
+            storageUri: 'https://user:pw1234@models.example.org/m',
+            env: [{ name: 'HF_TOKEN_NAME', value: 'hf_abcdefghijklmnopqrstuvwxyz12' }, { name: 'HDR', value: 'Bearer abc123def456' }],
+            args: ['--mirror=s3://AKIAABCDEFGHIJKLMNOP:x@bucket/m'],
+          },
+        },
+      },
+    };
+    const m = maskManifestSecrets(doc);
+    expect(m.metadata.annotations).toEqual({ 'example.com/hf-token': MASKED_SECRET, 'example.com/about': 'uses Basic authentication' });
+    expect(m.spec.predictor.model.storageUri).toBe('https://<masked>@models.example.org/m');
+    expect(m.spec.predictor.model.env.map((e) => e.value)).toEqual([MASKED_SECRET, 'Bearer <masked>']);
+    expect(m.spec.predictor.model.args).toEqual(['--mirror=s3://<masked>@bucket/m']);
+    expect(findInlineSecrets(doc).map((i) => i.path)).toEqual([
+      'metadata.annotations["example.com/hf-token"]',
+      'spec.predictor.model.storageUri',
+      'spec.predictor.model.env[0].value',
+      'spec.predictor.model.env[1].value',
+      'spec.predictor.model.args[0]',
+    ]);
+  });
+});

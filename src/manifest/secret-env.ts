@@ -1,4 +1,5 @@
 import { MASKED_SECRET } from '../contract/masked-secret.js';
+import { maskSecretText } from './secret-text.js';
 
 /**
  * One rule for which env vars hold credentials, shared by `inferkit validate` (a credential written
@@ -8,11 +9,15 @@ import { MASKED_SECRET } from '../contract/masked-secret.js';
  */
 
 /** A name's last word that makes it a credential (`HF_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`). */
-const SECRET_LAST_WORDS = new Set(['TOKEN', 'KEY', 'APIKEY', 'SECRET', 'PASSWORD', 'PASSWD', 'PWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'AUTHORIZATION']);
+const SECRET_LAST_WORDS = new Set(['TOKEN', 'KEY', 'APIKEY', 'SECRET', 'PASSWORD', 'PASSWD', 'PWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'AUTHORIZATION', 'AUTH', 'BEARER']);
 /** Words that make a name a credential wherever they stand (`SECRET_KEY_BASE`, `GOOGLE_APPLICATION_CREDENTIALS_JSON`). */
 const SECRET_WORDS = new Set(['SECRET', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS']);
 /** Last words that say the value points to a credential rather than holding it (`PASSWORD_FILE`, `HF_TOKEN_PATH`). */
 const REFERENCE_LAST_WORDS = new Set(['FILE', 'PATH', 'DIR', 'NAME', 'REF']);
+/** Trailing words that only qualify the one before (`HF_TOKEN_VALUE`, `HF_ACCESS_TOKEN_1`, `API_KEY_B64`). */
+const QUALIFIER_WORDS = /^(?:\d+|VALUE|VAL|STR|STRING|RAW|B64|BASE64|ENCODED|PLAIN|V\d+)$/;
+/** A credential word glued to its prefix (`HFTOKEN`, `GHTOKEN`, `DBPASSWORD`, `HUBAPIKEY`). */
+const GLUED_SECRET = /(?:TOKEN|SECRET|PASSWORD|PASSWD|APIKEY|ACCESSKEY|AUTH)$/;
 
 export { MASKED_SECRET };
 
@@ -33,11 +38,14 @@ function words(name: string): string[] {
  */
 export function isSecretEnvName(name: string): boolean {
   const w = words(name);
+  while (w.length > 1 && QUALIFIER_WORDS.test(w[w.length - 1] ?? '')) {
+    w.pop();
+  }
   const last = w[w.length - 1];
   if (last === undefined || REFERENCE_LAST_WORDS.has(last)) {
     return false;
   }
-  return SECRET_LAST_WORDS.has(last) || w.some((x) => SECRET_WORDS.has(x));
+  return SECRET_LAST_WORDS.has(last) || GLUED_SECRET.test(last) || w.some((x) => SECRET_WORDS.has(x));
 }
 
 /**
@@ -83,9 +91,15 @@ export function maskSecretValues<T extends object>(secret: T): T {
   return out as T;
 }
 
+/** Holds the whole object as JSON (kubectl's copy of the applied manifest): masked inside. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
 function mask(value: unknown): unknown {
   if (Array.isArray(value)) {
     return value.map(mask);
+  }
+  if (typeof value === 'string') {
+    return maskSecretText(value);
   }
   if (typeof value !== 'object' || value === null) {
     return value;
@@ -96,9 +110,11 @@ function mask(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === 'env' && Array.isArray(v)) {
-      out[k] = v.map((e: unknown) => (isInlineSecretEnv(e) ? { ...(e as object), value: MASKED_SECRET } : mask(e)));
+      out[k] = v.map((e: unknown) => (isInlineSecretEnv(e) ? { ...(mask(e) as object), value: MASKED_SECRET } : mask(e)));
     } else if ((k === 'args' || k === 'command') && Array.isArray(v)) {
       out[k] = maskArgs(v);
+    } else if (k === 'annotations' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      out[k] = Object.fromEntries(Object.entries(v).map(([ak, av]) => [ak, maskAnnotation(ak, av)]));
     } else {
       out[k] = mask(v);
     }
@@ -106,7 +122,29 @@ function mask(value: unknown): unknown {
   return out;
 }
 
-/** `--hf_token=VALUE` → `--hf_token=<masked>`; `--api-key VALUE` → `--api-key <masked>`. */
+/**
+ * True when an annotation holds a credential under its name: the part after the prefix
+ * (`example.com/hf-token`) is a secret name (see {@link isSecretEnvName}) and the value is not empty.
+ */
+export function isSecretAnnotation(key: string, value: unknown): boolean {
+  return typeof value === 'string' && value.trim().length > 0 && isSecretEnvName(key.slice(key.lastIndexOf('/') + 1));
+}
+
+function maskAnnotation(key: string, value: unknown): unknown {
+  if (isSecretAnnotation(key, value)) {
+    return MASKED_SECRET;
+  }
+  if (key === LAST_APPLIED && typeof value === 'string') {
+    try {
+      return JSON.stringify(mask(JSON.parse(value) as unknown));
+    } catch {
+      return maskSecretText(value);
+    }
+  }
+  return mask(value);
+}
+
+/** `--hf_token=VALUE` → `--hf_token=<masked>`; `--api-key VALUE` → `--api-key <masked>`; credential shapes anywhere. */
 function maskArgs(args: readonly unknown[]): unknown[] {
   return args.map((a, i) => {
     if (typeof a !== 'string') {
@@ -118,6 +156,6 @@ function maskArgs(args: readonly unknown[]): unknown[] {
     }
     const prev = args[i - 1];
     const flag = typeof prev === 'string' && /^--?[\w.-]+$/.test(prev) ? prev.replace(/^-+/, '') : undefined;
-    return flag !== undefined && !a.startsWith('-') && isSecretEnvName(flag) ? MASKED_SECRET : a;
+    return flag !== undefined && !a.startsWith('-') && isSecretEnvName(flag) ? MASKED_SECRET : maskSecretText(a);
   });
 }

@@ -67,19 +67,20 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServerContext): vo
     GET: async (request) => {
       const scope = scopeOf(ctx, request);
       const states = ctx.registry.states();
-      return {
+      // Masked as a whole: a credential may also stand in a state's url or reason, not only in the manifest.
+      return maskManifestSecrets({
         services: ctx.registry.entries
           .map((e, i) => ({ entry: e, state: states[i] }))
           .filter(({ entry }) => ctx.registry.inScope(scope).includes(entry))
           .map(({ entry, state }) => ({
             ...state,
-            manifest: maskManifestSecrets({
+            manifest: {
               ...entry.isvc,
               metadata: { ...entry.isvc.metadata, creationTimestamp: entry.isvc.metadata.creationTimestamp ?? ctx.startedAt },
               status: state.status,
-            }),
+            },
           })),
-      };
+      });
     },
   });
 }

@@ -13,6 +13,7 @@ import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from '../manifest/model-task.js';
 import { unimplementedArgWarnings } from '../manifest/runtime-args-report.js';
 import { createTokenRunner, type TokenRunner } from './token-runner.js';
+import { maskSecretText } from '../manifest/secret-text.js';
 
 /** Public view of one served model. */
 export interface ModelState {
@@ -197,7 +198,7 @@ export class ModelRegistry {
         const retryInMs = last ? undefined : retryDelayMs(retry, attempt);
         setPhase(entry, 'failed', redactPaths(message));
         entry.retry = retryInMs === undefined ? undefined : { attempt: attempt + 1, of: retry.attempts, at: new Date(Date.now() + retryInMs).toISOString() };
-        this.options.onLoadFailure?.({ model: entry.name, service: entry.service, namespace: entry.namespace, message, attempt, attempts: retry.attempts, retryInMs });
+        this.options.onLoadFailure?.({ model: entry.name, service: entry.service, namespace: entry.namespace, message: maskSecretText(message), attempt, attempts: retry.attempts, retryInMs });
         if (retryInMs === undefined) {
           return;
         }
@@ -287,7 +288,7 @@ function makeEntry(isvc: InferenceService, domain: string): ModelEntry {
     const warnings = unimplementedArgWarnings(config.args, task);
     return { ...base, config, task, name: config.modelName, protocol: config.protocol, phase: 'loading', reason: undefined, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = maskSecretText(e instanceof Error ? e.message : String(e));
     const protocol = isvc.spec.predictor.model?.protocolVersion === 'v2' ? 'v2' : 'v1';
     return { ...base, config: undefined, task: undefined, name: service, protocol, phase: 'failed', reason };
   }

@@ -1,4 +1,5 @@
 import type { ForecastResponse } from '../contract/forecast.js';
+import { maskSecretText } from '../manifest/secret-text.js';
 import { clipQuoted, clipText } from './clip-echo.js';
 
 /**
@@ -11,11 +12,12 @@ const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[^\s'"`:,;()[\]{}<>\\]+\\)*([^\s'"`:,;()[\
 
 /**
  * `message` with absolute file paths cut to their last part (`/home/me/.cache/…/model.onnx` →
- * `…/model.onnx`), for what HTTP answers show: they must not tell a caller the user name, the
- * home folder or the cache layout of the machine. Logs keep the full message.
+ * `…/model.onnx`) and credentials masked (`hf_…`, `Bearer …`, URI userinfo; manifest/secret-text.ts),
+ * for what HTTP answers show: they must not tell a caller the user name, the home folder or the
+ * cache layout of the machine, nor a token. Logs keep the paths (credentials are masked there too).
  */
 export function redactPaths(message: string): string {
-  return message.replace(POSIX_PATH, '…/$1').replace(WINDOWS_PATH, '…\\$1');
+  return maskSecretText(message.replace(POSIX_PATH, '…/$1').replace(WINDOWS_PATH, '…\\$1'));
 }
 
 /**

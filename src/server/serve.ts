@@ -25,6 +25,7 @@ import { DEFAULT_LOAD_RETRY, resolveLoadRetry, type LoadRetry } from './load-ret
 import { installGracefulClose } from './graceful-close.js';
 import { installConnectionGuard, installProbeHeadroom } from './guard-connections.js';
 import { listenOn } from './listen.js';
+import { maskSecretText } from '../manifest/secret-text.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
 export const SERVER_VERSION = '0.1.0';
@@ -94,8 +95,11 @@ export interface RunningServer {
  * reason while the others serve. Requests whose Host is no service host but not under the domain
  * (e.g. `127.0.0.1:8080`) reach any model by the name in the path.
  */
-export async function serve(manifests: readonly InferenceService[], options: ServeOptions = {}): Promise<RunningServer> {
-  const warn = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+export async function serve(manifests: readonly InferenceService[], given: ServeOptions = {}): Promise<RunningServer> {
+  // Every log line (warnings, request lines with their bodies) has its credentials masked (issue 28 N3).
+  const sink = given.log ?? stderrLine;
+  const options: ServeOptions = { ...given, log: (line) => sink(maskSecretText(line)) };
+  const warn = options.log ?? stderrLine;
   const domain = options.domain ?? 'example.com';
   const bodyLimit = options.bodyLimit ?? 10 * 1024 * 1024;
   const limits = resolveLimits(options.limits);

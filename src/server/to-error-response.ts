@@ -1,5 +1,6 @@
 import type { ErrorBody } from '../contract/v1.js';
 import { type InferkitErrorCode, isInferkitError } from '../errors.js';
+import { maskSecretText } from '../manifest/secret-text.js';
 
 /** HTTP status and `{"error": …}` body for one failure. */
 export interface ErrorResponse {
@@ -65,7 +66,7 @@ function messageOf(e: unknown, code: InferkitErrorCode): string {
     return 'request body is larger than the server limit';
   }
   if (e instanceof Error && e.message) {
-    return e.message;
+    return maskSecretText(e.message);
   }
   return 'internal server error';
 }
