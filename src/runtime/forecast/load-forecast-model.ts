@@ -5,6 +5,7 @@ import { resolveModel } from '../../hub/resolve-model.js';
 import type { ResolveModelOptions } from '../../hub/types.js';
 import type { SessionOptions } from '../ort.js';
 import type { ForecastModel } from './forecast-model.js';
+import { loadChronos2 } from './chronos-2/load-chronos-2.js';
 import { loadChronosBolt } from './load-chronos-bolt.js';
 import { loadTimesFm } from './timesfm/load-timesfm.js';
 
@@ -25,6 +26,7 @@ export type ForecastLoader = (source: string, options: ForecastLoaderOptions) =>
  */
 export const FORECAST_LOADERS: Partial<Record<string, ForecastLoader>> = {
   'chronos-bolt': loadChronosBolt,
+  'chronos-2': loadChronos2,
   'timesfm-2.0': loadTimesFm,
   'timesfm-2.5': loadTimesFm,
 };
