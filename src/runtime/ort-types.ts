@@ -43,8 +43,11 @@ export interface OrtSession {
   tuneLatency?(feeds: () => OrtFeeds): Promise<{ latencyMs: number; replicaMs: number; kept: boolean } | undefined>;
 }
 
-/** Execution provider: `cpu` everywhere; `cuda` on machines with the CUDA EP libraries. */
-export type ExecutionProvider = 'cpu' | 'cuda';
+/**
+ * Execution provider: `cpu` everywhere; `webgpu` (bundled with onnxruntime-node; on Linux through Vulkan, so a GPU
+ * driver with a Vulkan ICD and `libvulkan.so.1` — see docs/gpu.md); `cuda` on machines with the CUDA EP libraries.
+ */
+export type ExecutionProvider = 'cpu' | 'webgpu' | 'cuda';
 
 /** Session options inferkit exposes. */
 export interface SessionOptions {

@@ -64,6 +64,7 @@ export async function createLocalSession(model: string | Uint8Array, options: Se
   }
   const opts: ort.InferenceSession.SessionOptions = {
     executionProviders: [ep],
+    // CPU threads serve the CPU provider (and the few ops a GPU provider leaves on the CPU).
     intraOpNumThreads: threads,
     interOpNumThreads: options.interOpThreads ?? 1,
     graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
@@ -74,6 +75,13 @@ export async function createLocalSession(model: string | Uint8Array, options: Se
       ? await ort.InferenceSession.create(model, opts)
       : await ort.InferenceSession.create(model, opts);
   } catch (cause) {
+    if (ep === 'webgpu') {
+      throw new InferkitError(
+        'config',
+        `executionProvider "webgpu" found no GPU adapter here (${firstLine(cause)}); on Linux it runs through Vulkan: it needs a GPU driver with a Vulkan ICD and libvulkan.so.1 (Debian: libvulkan1) — see docs/gpu.md, or use "cpu"`,
+        { cause },
+      );
+    }
     if (ep === 'cuda') {
       throw new InferkitError(
         'config',
@@ -84,6 +92,11 @@ export async function createLocalSession(model: string | Uint8Array, options: Se
     const where = typeof model === 'string' ? ` from ${model}` : '';
     throw new InferkitError('model_load_failed', `could not load the ONNX model${where}: ${(cause as Error).message}`, { cause });
   }
+}
+
+function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0].replace(/^.*?(Failed to get a WebGPU adapter)/, '$1').slice(0, 200);
 }
 
 /** float32 tensor of `shape` over `data`. */
