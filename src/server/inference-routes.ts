@@ -16,6 +16,22 @@ function nameParam(request: FastifyRequest): string {
 }
 
 /**
+ * A model's readiness answer (`/v1/models/{m}`, `/v2/models/{m}/ready`): 200 `{name, ready: true}`
+ * exactly when an inference request would be answered (ensureReady passes), else 503 with
+ * `{name, ready: false, reason?}` and the `Retry-After` of the inference routes, as KServe's
+ * ModelNotReady — a Kubernetes readiness probe reads the status, not the body (issue 28).
+ */
+function readiness(entry: ModelEntry, reply: FastifyReply): { name: string; ready: boolean; reason?: string } {
+  try {
+    ensureReady(entry, reply);
+  } catch {
+    reply.code(503);
+    return { name: entry.name, ready: false, ...(entry.reason ? { reason: entry.reason } : {}) };
+  }
+  return { name: entry.name, ready: true };
+}
+
+/**
  * The token runner of a token-classification model. Like KServe's Hugging Face runtime, every
  * token-classification model answers both V1 `:predict` and V2 `/infer`, whatever `protocolVersion`.
  */
@@ -60,8 +76,7 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
         reply.header('allow', 'POST');
         throw new InferkitError('method_not_allowed', `use POST for /v1/models/${name}`);
       }
-      const entry = findModel(ctx, request, name);
-      return { name: entry.name, ready: entry.phase === 'ready', ...(entry.reason ? { reason: entry.reason } : {}) };
+      return readiness(findModel(ctx, request, name), reply);
     },
     POST: async (request, reply): Promise<V1PredictResponse> => {
       const raw = nameParam(request);
@@ -111,10 +126,7 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
   });
 
   route(app, '/v2/models/:name/ready', {
-    GET: async (request): Promise<V2ModelReady> => {
-      const entry = findModel(ctx, request, nameParam(request));
-      return { name: entry.name, ready: entry.phase === 'ready', ...(entry.reason ? { reason: entry.reason } : {}) };
-    },
+    GET: async (request, reply): Promise<V2ModelReady> => readiness(findModel(ctx, request, nameParam(request)), reply),
   });
 
   const versioned = '/v2/models/:name/versions/:version';
