@@ -30,6 +30,8 @@ export interface ArimaFit {
   xreg: readonly Float64Array[];
   /** Kalman predicted state of the ARMA part after the last value. */
   state: Float64Array;
+  /** The optimiser's unconstrained parameters (partial autocorrelations through atanh, scaled regression offsets), for warm starts. */
+  free: Float64Array;
 }
 
 /** Options of {@link fitArima}. */
@@ -38,6 +40,12 @@ export interface FitArimaOptions {
   xreg?: readonly ArrayLike<number>[];
   /** @default 'ml' */
   method?: ArimaMethod;
+  /**
+   * Start the exact-likelihood search from a neighbouring fit (same d, D, m) instead of from a CSS
+   * fit: its partial autocorrelations, padded with zeros (the same polynomial) or cut, and its
+   * regression offsets when the columns are the same. The stepwise search uses it.
+   */
+  start?: ArimaFit;
 }
 
 const MAX_FREE = 8;
@@ -68,6 +76,7 @@ export function fitArima(y: ArrayLike<number>, order: ArimaOrder, options: FitAr
   }
   const { beta: beta0, se } = ols(dy, dx);
   const w = new Float64Array(nstar);
+  const scratch = new Float64Array(nstar);
   const unpack = (u: Float64Array): { phi: Float64Array; theta: Float64Array; sphi: Float64Array; stheta: Float64Array; beta: Float64Array } => {
     const part = (from: number, len: number): Float64Array => u.subarray(from, from + len).map((v) => Math.max(-MAX_FREE, Math.min(MAX_FREE, v)));
     return {
@@ -90,7 +99,7 @@ export function fitArima(y: ArrayLike<number>, order: ArimaOrder, options: FitAr
   };
   const css = (u: Float64Array): number => {
     const c = unpack(u);
-    const r = armaCss(residualSeries(c.beta), expandAr(c.phi, c.sphi, m), expandMa(c.theta, c.stheta, m));
+    const r = armaCss(residualSeries(c.beta), expandAr(c.phi, c.sphi, m), expandMa(c.theta, c.stheta, m), scratch);
     return r.ssq > 0 ? 0.5 * Math.log(r.ssq / r.nu) : Number.NEGATIVE_INFINITY;
   };
   const ml = (u: Float64Array): number => {
@@ -101,7 +110,10 @@ export function fitArima(y: ArrayLike<number>, order: ArimaOrder, options: FitAr
   const method = options.method ?? 'ml';
   const dim = narma + k;
   let u: Float64Array = new Float64Array(dim);
-  if (narma > 0) {
+  if (options.start !== undefined && method === 'ml') {
+    u = warmStart(options.start, order, k);
+    u = bfgs(ml, u, { maxIterations: 100 }).x;
+  } else if (narma > 0) {
     u = bfgs(css, u, { maxIterations: 100 }).x;
     if (method === 'ml') {
       // A CSS optimum on the edge (a unit MA root, say) would start ML where tanh is flat: start just inside.
@@ -131,7 +143,28 @@ export function fitArima(y: ArrayLike<number>, order: ArimaOrder, options: FitAr
   const npar = dim + 1;
   const aic = -2 * loglik + 2 * npar;
   const aicc = nstar - npar - 1 > 0 ? aic + (2 * npar * (npar + 1)) / (nstar - npar - 1) : Number.POSITIVE_INFINITY;
-  return { order, ...c, sigma2, loglik, aic, aicc, nobs: nstar, method, y: yy, xreg, state: filtered.state };
+  return { order, ...c, sigma2, loglik, aic, aicc, nobs: nstar, method, y: yy, xreg, state: filtered.state, free: u };
+}
+
+/** The free parameters of `from` laid out for `order` with k regression columns (see {@link FitArimaOptions.start}). */
+function warmStart(from: ArimaFit, order: ArimaOrder, k: number): Float64Array {
+  const o = from.order;
+  const parts: [number, number][] = [[o.p, order.p], [o.q, order.q], [o.P, order.P], [o.Q, order.Q]];
+  const u = new Float64Array(order.p + order.q + order.P + order.Q + k);
+  let src = 0;
+  let dst = 0;
+  for (const [had, wants] of parts) {
+    for (let j = 0; j < wants; j++) {
+      u[dst + j] = j < had ? Math.max(-3, Math.min(3, from.free[src + j])) : 0;
+    }
+    src += had;
+    dst += wants;
+  }
+  const kFrom = from.free.length - src;
+  if (kFrom === k) {
+    u.set(from.free.subarray(src), dst);
+  }
+  return u;
 }
 
 /** Whether every AR and MA root of the fit lies outside radius `radius` (R's auto.arima refuses fits with a root within 1.01 of the unit circle). */

