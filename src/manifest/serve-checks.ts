@@ -1,6 +1,7 @@
 import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { baselineArgProblems, unknownBaselineProblem, type BaselineArgProblem } from './baseline-args.js';
+import { modelBuildFindings } from './model-buildability.js';
 import { inferTask, taskNote, type ServeTask } from './model-task.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { unimplementedArgWarnings } from './runtime-args-report.js';
@@ -69,6 +70,10 @@ export function serveChecks(isvc: InferenceService, config: RuntimeConfig): { er
   if (config.form === 'model' && config.modelId === undefined && config.args.values.model_dir === undefined && !hasStorage(isvc)) {
     errors.push({ at: 'args', message: 'the service names no model: set --model_id=<hub id or folder> or --model_dir=<folder>, or give KServe storage (storageUri: hf://org/name, s3://…; storage; storageUris)' });
   }
+  // Whether inferkit can build the named forecaster (hub id it knows, or the folder's config.json), before any download.
+  const build = modelBuildFindings(config, task);
+  errors.push(...build.errors.map((message) => ({ at: 'args', message })));
+  warnings.push(...build.warnings.map((message) => ({ at: 'args', message })));
   warnings.push(...unimplementedArgWarnings(config.args, task).map((message) => ({ at: 'args', message })));
   return { errors, warnings };
 }
