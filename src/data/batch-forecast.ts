@@ -6,10 +6,11 @@ import {
 import { toValidationIssues } from '../contract/parse.js';
 import { ValidationError } from '../errors.js';
 import { columnNames, isDataFrame, type FrameLike, type Row } from './columns.js';
+import { readFrameCovariates, type FrameCovariateOptions, type FrameCovariates } from './frame-covariates.js';
 import { readFrameSeries, type FrameToInputsOptions } from './frame-to-inputs.js';
 import { asForecasters, type ModelLike, type ModelSet } from './model-set.js';
 import { modelsFrame } from './models-frame.js';
-import type { BatchForecastResult, BatchProgress, SeriesFailure } from './batch-result.js';
+import type { BatchForecastResult, BatchProgress, SeriesFailure, SeriesWarning } from './batch-result.js';
 import { runBatch } from './run-batch.js';
 
 /** Options of `batchForecast`; frame-reading options apply when the source is a frame. */
@@ -23,6 +24,18 @@ export interface BatchForecastOptions extends FrameToInputsOptions {
    * 0.9 (added to `quantiles`); a several-model frame names them `<model>-lo-80` and `<model>-hi-80`.
    */
   level?: number[];
+  /**
+   * Covariate columns of the source frame (an inferkit extension): each series' `past` and `future` columns go
+   * out as its `past_covariates` (history); the `future` ones' values over the horizon come from `futureFrame`.
+   * A model that cannot use them forecasts from the series alone and says so in `warnings`.
+   */
+  covariates?: FrameCovariates;
+  /**
+   * The `covariates.future` columns over the horizon, as statsforecast's `X_df`: id and timestamp columns (named
+   * as in the source) and one row per series and future step — exactly `horizon` rows per series, else that
+   * series fails alone.
+   */
+  futureFrame?: FrameLike;
   /** Series per request. @default 64 */
   chunkSize?: number;
   /** Requests in flight at once (per model). @default 4 */
@@ -44,6 +57,8 @@ export interface ModelsBatchResult {
   models: Record<string, BatchForecastResult>;
   /** Every model's failures, `model` set. */
   failures: SeriesFailure[];
+  /** Every model's warnings (`covariates_ignored` …), `model` set. */
+  warnings: SeriesWarning[];
   /**
    * One row per series and step: the id and timestamp columns (named as in the source frame), a column per
    * model with its mean (`theta`), per quantile (`theta-q0.1`) and per level (`theta-lo-80`, `theta-hi-80`);
@@ -99,12 +114,18 @@ export function checkForwardedOptions(options: Partial<BatchForecastOptions> | u
   }
 }
 
-/** Inputs of a source, with the frame's bad series as failures (they fail alone). */
-export function readSource(source: FrameLike | readonly TimeSeriesInput[], options: FrameToInputsOptions): { inputs: TimeSeriesInput[]; rejected: SeriesFailure[] } {
+/**
+ * Inputs of a source, with the frame's bad series as failures (they fail alone); a frame's `covariates` columns
+ * attached (see readFrameCovariates; `historyOnly`: the future ones' history only, for crossValidation).
+ */
+export function readSource(source: FrameLike | readonly TimeSeriesInput[], options: FrameCovariateOptions, historyOnly = false): { inputs: TimeSeriesInput[]; rejected: SeriesFailure[] } {
   if (isInputs(source)) {
     return { inputs: [...source], rejected: [] };
   }
-  const { inputs, issues } = readFrameSeries(source as FrameLike, options);
+  const read = readFrameSeries(source as FrameLike, options);
+  const covariates = options.covariates === undefined ? { inputs: read.inputs, issues: [] } : readFrameCovariates(source as FrameLike, read.inputs, options, historyOnly);
+  const inputs = covariates.inputs;
+  const issues = [...read.issues, ...covariates.issues];
   const rejected = issues.map((i): SeriesFailure => ({
     name: i.path,
     error: { code: 'invalid_series', message: i.message, param: i.path, type: 'invalid_request_error' },
@@ -155,11 +176,12 @@ export async function batchForecast(
     before += inputs.length + rejected.length;
   }
   const failures = Object.entries(results).flatMap(([model, r]) => r.failures.map((f) => ({ ...f, model })));
+  const warnings = Object.entries(results).flatMap(([model, r]) => r.warnings.map((w) => ({ ...w, model })));
   const statuses = Object.values(results).map((r) => r.status);
   const status = statuses.every((s) => s === 'completed') ? 'completed' : statuses.every((s) => s === 'error') ? 'error' : 'partial';
   const names = isInputs(source) ? { id: 'id', timestamp: 'timestamp' } : frameNames(source as FrameLike, options);
   const frame = modelsFrame(inputs, results, { ...names, quantiles: options.quantiles ?? [], level: options.level ?? [], rejected, timeZone: options.timeZone });
-  return { status, inputs, models: results, failures, frame };
+  return { status, inputs, models: results, failures, warnings, frame };
 }
 
 /** The id and timestamp column names of the source frame (statsforecast's when it uses them). */

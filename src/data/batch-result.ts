@@ -1,4 +1,4 @@
-import type { ApiError, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
+import type { ApiError, ForecastWarning, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
 
 /** Progress of a batch, counted in series: settled (`done`, failures included), `failed`, `total`. */
 export interface BatchProgress {
@@ -15,7 +15,15 @@ export interface SeriesFailure {
   model?: string;
 }
 
-/** The outcome of a batch: forecasts in input order, failures, summed usage. */
+/** A warning an output carried (e.g. `covariates_ignored`: the model forecast the series without its covariates). */
+export interface SeriesWarning {
+  name: string;
+  warning: ForecastWarning;
+  /** The model that gave it, in a several-model batch. */
+  model?: string;
+}
+
+/** The outcome of a batch: forecasts in input order, failures, warnings, summed usage. */
 export interface BatchForecastResult {
   /** `completed`, `partial` (some series failed) or `error` (all failed). */
   status: 'completed' | 'partial' | 'error';
@@ -24,6 +32,8 @@ export interface BatchForecastResult {
   forecasts: TimeSeriesForecast[];
   /** Series that failed: in the frame (bad spacing, too short…), in a request, or in the model. */
   failures: SeriesFailure[];
+  /** Warnings of the forecasts (a model that cannot use the covariates sent: `covariates_ignored`). */
+  warnings: SeriesWarning[];
   usage: Usage;
   /** Requests sent, retries of split chunks included. */
   requests: number;

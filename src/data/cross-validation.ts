@@ -6,6 +6,7 @@ import { checkForwardedOptions, readSource, requestedQuantiles } from './batch-f
 import type { SeriesInput } from './build-series.js';
 import { rowsToFrame, type FrameLike, type Row } from './columns.js';
 import { stepTimestamps } from './forecast-to-frame.js';
+import { cutCovariates, type FrameCovariates } from './frame-covariates.js';
 import type { FrameToInputsOptions } from './frame-to-inputs.js';
 import { asForecasters, type ModelLike, type ModelSet } from './model-set.js';
 import { modelColumns, paths } from './models-frame.js';
@@ -23,6 +24,13 @@ export interface CrossValidationOptions extends FrameToInputsOptions {
   quantiles?: number[];
   /** Interval levels in percent: `<model>-lo-<l>` and `<model>-hi-<l>` columns. */
   level?: number[];
+  /**
+   * Covariate columns of the source frame (an inferkit extension; inputs carry their own `past_covariates`):
+   * every window sends their history up to its cutoff, and the `future` ones' actual values over its horizon
+   * as `future_covariates` (known-future, as statsforecast's cross_validation reads them from the frame).
+   * Models that cannot use covariates forecast from the series alone (their outputs' `covariates_ignored`).
+   */
+  covariates?: FrameCovariates;
   /** Series per request. @default 64 */
   chunkSize?: number;
   /** Requests in flight at once. @default 4 */
@@ -55,7 +63,7 @@ export async function crossValidation(
   const horizon = positiveInt(options.horizon, 'horizon');
   const windows = positiveInt(options.windows ?? 1, 'windows');
   const step = positiveInt(options.step ?? horizon, 'step');
-  const { inputs, rejected } = readSource(source, options);
+  const { inputs, rejected } = readSource(source, options, true);
   const multi = inputs.find((i) => i.type !== 'univariate_time_series');
   if (multi) {
     throw new ValidationError([{ path: multi.name, message: 'crossValidation takes univariate series only' }]);
@@ -79,7 +87,11 @@ export async function crossValidation(
       errors.set(input.name, `too short for cross-validation: ${n} values, horizon ${horizon}${windows > 1 ? `, ${windows} windows ${step} apart` : ''}`);
     }
   }
-  const truncated = jobs.map((j) => ({ ...j.input, name: j.key, series: (j.input.series as (number | null)[]).slice(0, j.origin) }));
+  const truncated = jobs.map((j) => {
+    const future = options.covariates?.future ?? Object.keys(j.input.future_covariates ?? {});
+    const cut = cutCovariates(j.input, j.origin, horizon, future);
+    return { ...j.input, past_covariates: undefined, future_covariates: undefined, ...cut, name: j.key, series: (j.input.series as (number | null)[]).slice(0, j.origin) };
+  });
   const forecasts: Array<Map<string, TimeSeriesForecast>> = [];
   for (const [model, forecaster] of forecasters) {
     const r = await runBatch(truncated, forecaster, { ...options, model: undefined, quantiles });

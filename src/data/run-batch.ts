@@ -1,7 +1,7 @@
 import type { ForecastResponse, TimeSeriesForecast, TimeSeriesInput, Usage } from '../contract/forecast.js';
 import type { Forecaster } from '../contract/predictor.js';
 import { InferkitError, isInferkitError } from '../errors.js';
-import type { BatchForecastResult, BatchProgress, SeriesFailure } from './batch-result.js';
+import type { BatchForecastResult, BatchProgress, SeriesFailure, SeriesWarning } from './batch-result.js';
 
 /** What one model's batch run needs: the forecast options and how to send them. */
 export interface RunBatchOptions {
@@ -17,6 +17,7 @@ export interface RunBatchOptions {
 interface ChunkResult {
   forecasts: TimeSeriesForecast[];
   failures: SeriesFailure[];
+  warnings?: SeriesWarning[];
 }
 
 /** A failure entry for a series from an error thrown at it. */
@@ -133,6 +134,9 @@ export async function runBatch(
         out.failures.push({ name: chunk[i].name, error });
       } else {
         out.forecasts.push(...o.content);
+        for (const warning of o.warnings ?? []) {
+          (out.warnings ??= []).push({ name: chunk[i].name, warning });
+        }
       }
     });
     return out;
@@ -141,7 +145,7 @@ export async function runBatch(
     const half = Math.ceil(chunk.length / 2);
     const a = await send(chunk.slice(0, half));
     const b = await send(chunk.slice(half));
-    return { forecasts: [...a.forecasts, ...b.forecasts], failures: [...a.failures, ...b.failures] };
+    return { forecasts: [...a.forecasts, ...b.forecasts], failures: [...a.failures, ...b.failures], warnings: [...(a.warnings ?? []), ...(b.warnings ?? [])] };
   };
 
   let next = 0;
@@ -162,5 +166,6 @@ export async function runBatch(
   const forecasts = results.flatMap((r) => r.forecasts);
   const failures = [...rejected, ...results.flatMap((r) => r.failures)];
   const status = failures.length === 0 ? 'completed' : forecasts.length === 0 ? 'error' : 'partial';
-  return { status, inputs, forecasts, failures, usage, requests };
+  const warnings = results.flatMap((r) => r.warnings ?? []);
+  return { status, inputs, forecasts, failures, warnings, usage, requests };
 }
