@@ -1,15 +1,9 @@
 /**
- * The package.json a consumer's folder needs (README, "Use inferkit in your own notebook folder"):
- * npm applies `overrides` only from the root project, so inferkit's own overrides for danfojs-node do
- * not reach an install into someone else's folder; the consumer repeats them, pointing `xlsx` at the
- * stub in inferkit's clone (`repo`; an absolute path: npm resolves a relative one from danfojs-node).
+ * The package.json a consumer's folder starts from (README, "Use inferkit in your own notebook folder"):
+ * nothing but a name. No `overrides`: inferkit's dependencies install from the registry as they are.
  */
-export function consumerPackageJson(repo: string): Record<string, unknown> {
-  return {
-    name: 'my-notebooks',
-    private: true,
-    overrides: { xlsx: `file:${repo}/stubs/xlsx`, '@tensorflow/tfjs-node': 'npm:@tensorflow/tfjs@3.21.0' },
-  };
+export function consumerPackageJson(): Record<string, unknown> {
+  return { name: 'my-notebooks', private: true };
 }
 
 const CELL = [

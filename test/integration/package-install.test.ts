@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import { http } from './server-http.js';
 /**
  * The package as a user gets it: `npm pack` (prepack builds dist/), the tarball installed into an empty
  * folder with the package.json the README tells a consumer to write, then the CLI, a Node ESM import
- * and a tslab notebook run there. Pack + install happen once (the install of onnxruntime-node and
- * danfojs takes a while; the npm cache is reused).
+ * and a tslab notebook run there. Pack + install happen once (the install of onnxruntime-node takes a
+ * while; the npm cache is reused).
  */
 const run = promisify(execFile);
 const REPO = process.cwd();
@@ -37,7 +37,7 @@ beforeAll(async () => {
   await mkdir(app);
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
-  await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(REPO), null, 2));
+  await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(), null, 2));
   // The README's command, install scripts included: onnxruntime-node's is skipped by its documented switch
   // (it would fetch CUDA libraries; without the switch an offline install fails), the rest run.
   const installed = await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename), TSLAB], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
@@ -77,11 +77,31 @@ describe('inferkit installed from its tarball into an empty folder', () => {
     }
   });
 
-  it('gets the xlsx stub instead of SheetJS (advisories; inferkit reads no spreadsheets) and danfojs-node still loads', async () => {
-    const xlsx = JSON.parse(await readFile(join(app, 'node_modules/xlsx/package.json'), 'utf8')) as { version: string };
-    expect(xlsx.version).toBe('0.0.0-inferkit-stub');
-    const { stdout } = await run('node', ['-e', "const d = require('danfojs-node'); console.log(new d.DataFrame({ a: [1, 2] }).shape.join('x'))"], { cwd: app, env: ENV });
-    expect(stdout.trim()).toBe('2x1');
+  it('pulls no danfojs, SheetJS, TensorFlow or request, nothing from a URL and no deprecated package', async () => {
+    const lock = JSON.parse(await readFile(join(app, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+    const names = Object.keys(lock.packages).map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(names.filter((n) => /^(danfojs|danfojs-node|xlsx|request|@tensorflow\/.*)$/.test(n))).toEqual([]);
+    const resolved = Object.values(lock.packages).map((p) => p.resolved ?? '');
+    expect(resolved.filter((r) => r !== '' && !r.startsWith('https://registry.npmjs.org/') && !r.startsWith('file:'))).toEqual([]);
+    expect(installLog.split('\n').filter((l) => /deprecated/i.test(l))).toEqual([]);
+  });
+
+  it('returns its own frames without danfojs (table text, CSV), and toDanfo says how to get danfojs', async () => {
+    await writeFile(
+      join(app, 'frames.mjs'),
+      [
+        "import { readCsv, frameToInputs, forecastToFrame, localForecaster, seasonalNaive, toCsv } from 'inferkit';",
+        "const df = await readCsv('node_modules/inferkit/datasets/classic_series.csv');",
+        "const nile = frameToInputs(df).find((s) => s.name === 'Nile');",
+        'const fc = await localForecaster(seasonalNaive()).forecast({ model: "seasonal-naive", inputs: [nile], options: { horizon: 2 } });',
+        'const frame = forecastToFrame(fc);',
+        'console.log(frame.shape.join("x"));',
+        'console.log(toCsv(frame).split("\\n")[0]);',
+        "await frame.toDanfo().catch((e) => console.log(e.code, e.message.split(' (')[0]));",
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['frames.mjs'], { cwd: app, env: ENV, timeout: 60_000 });
+    expect(stdout.trim().split('\n')).toEqual(['2x3', 'id,timestamp,mean', 'config toDanfo needs danfojs, an optional peer of inferkit: npm install danfojs-node']);
   }, 60_000);
 
   it('npx inferkit --version prints the package version', async () => {
@@ -196,4 +216,39 @@ describe('inferkit installed from its tarball into an empty folder', () => {
     expect(outputs.text).toContain('typed: true');
     expect(outputs.text).toContain('worker ids: [[0,3,0,0,7,0]]');
   }, 240_000);
+
+  it('npx inferkit init: the folder gets its own kernel (named after it, registered with the Python that has Jupyter) and an example notebook that runs', async () => {
+    const data = join(work, 'jupyter-data');
+    // A python3 without Jupyter first on PATH, as a pyenv shim would be: init must not register with it.
+    const bin = join(work, 'shim-bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'python3'), '#!/bin/sh\necho "ModuleNotFoundError: No module named jupyter_client" >&2\nexit 1\n', { mode: 0o755 });
+    const env = { ...ENV, JUPYTER_DATA_DIR: data, PATH: `${bin}:${ENV.PATH ?? ''}` };
+    const { stdout } = await run('npx', ['inferkit', 'init', '.'], { cwd: app, env, timeout: 180_000 });
+    expect(stdout).toContain('kernel "inferkit-app" (TypeScript (app))');
+    expect(stdout).not.toContain(`registered with ${bin}`);
+    // Only the folder's kernel, in the Jupyter data folder given; tslab's shared "tslab"/"jslab" kernels are not registered.
+    expect(await readdir(join(data, 'kernels'))).toEqual(['inferkit-app']);
+    const spec = JSON.parse(await readFile(join(data, 'kernels/inferkit-app/kernel.json'), 'utf8')) as { argv: string[] };
+    expect(spec.argv[0]).toBe(join(app, 'node_modules/.bin/tslab'));
+    expect(await readFile(join(app, '.gitignore'), 'utf8')).toContain('node_modules/');
+    const pkg = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['inferkit', 'tslab']);
+
+    // The example notebook, run headless with the kernel its metadata names.
+    await run(PY, ['-m', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=120', '--output', 'forecast-run.ipynb', 'forecast.ipynb'], {
+      cwd: app,
+      env: { ...env, PYDEVD_DISABLE_FILE_VALIDATION: '1' },
+      timeout: 180_000,
+    }).catch((e: { stderr?: string }) => {
+      throw new TypeError(`example notebook failed:\n${e.stderr ?? String(e)}`);
+    });
+    const executed = JSON.parse(await readFile(join(app, 'forecast-run.ipynb'), 'utf8')) as { cells: Array<{ outputs?: Array<{ data?: Record<string, unknown> }> }> };
+    const outputs = outputsOf(executed as Parameters<typeof outputsOf>[0]);
+    expect(outputs.errors).toEqual([]);
+    expect(outputs.text).toContain('completed: 24 rows × 5 columns, written to forecasts.csv');
+    const html = executed.cells.flatMap((c) => c.outputs ?? []).map((o) => String(o.data?.['text/html'] ?? '')).join('');
+    expect(html).toContain('24 rows × 5 columns');
+    expect((await readFile(join(app, 'forecasts.csv'), 'utf8')).split('\n')[0]).toBe('id,timestamp,mean,q0.1,q0.9');
+  }, 300_000);
 });
