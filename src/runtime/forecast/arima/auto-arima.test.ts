@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { baselineOf } from '../../../manifest/baseline-args.js';
+import { localForecaster } from '../../../protocol/forecast/local-forecaster.js';
 import { createBaseline } from '../baseline-spec.js';
 import { autoArima, autoArimaForecast } from './auto-arima.js';
 
@@ -50,6 +51,27 @@ describe('autoArima', () => {
       expect(on.point[h] - off.point[h]).toBeLessThan(9);
     }
     expect(() => autoArimaForecast(y, H, { regressors: { past, future: [] } })).toThrow(/future_covariates/);
+  });
+
+  it('reads future_covariates on the wire (regression with ARIMA errors); no covariates_ignored warning', async () => {
+    const n = 120;
+    const H = 6;
+    const promo = Array.from({ length: n + H }, (_, t) => (t % 9 < 2 ? 1 : 0));
+    const noise = ar1(n, 11);
+    const series = Array.from({ length: n }, (_, t) => 50 + 8 * promo[t] + noise[t]);
+    const fc = localForecaster(autoArima({ name: 'arima' }));
+    const ask = (future: number[]) =>
+      fc.forecast({
+        model: 'arima',
+        inputs: [{ type: 'univariate_time_series' as const, name: 's', series, frequency: 'D', past_covariates: { promo: promo.slice(0, n) }, future_covariates: { promo: future } }],
+        options: { horizon: H },
+      });
+    const on = (await ask(new Array(H).fill(1))).outputs[0];
+    const off = (await ask(new Array(H).fill(0))).outputs[0];
+    expect(on.warnings ?? []).toEqual([]);
+    const lift = (on.content[0].mean_forecast as number[]).map((v, h) => v - (off.content[0].mean_forecast as number[])[h]);
+    expect(Math.min(...lift)).toBeGreaterThan(7);
+    expect(Math.max(...lift)).toBeLessThan(9);
   });
 
   it('one value forecasts flat with no spread; a series with nothing observed falls back to naive', () => {

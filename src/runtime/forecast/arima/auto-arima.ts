@@ -1,7 +1,8 @@
 import { InferkitError } from '../../../errors.js';
-import { baselineModel, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
+import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
 import { fillMissing } from '../fill-missing.js';
-import type { ForecastModel } from '../forecast-model.js';
+import type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from '../forecast-model.js';
+import { normalQuantile, seasonFor } from '../seasonality.js';
 import { arimaForecast } from './arima-forecast.js';
 import { selectArima, type SelectArimaOptions } from './select-arima.js';
 import { isConstant } from './unit-root.js';
@@ -42,7 +43,53 @@ export function autoArima(options: AutoArimaOptions = {}): ForecastModel {
   if (cap !== undefined && !(cap === Number.POSITIVE_INFINITY || (Number.isInteger(cap) && cap >= 5))) {
     throw new InferkitError('config', `autoArima option maxContext must be an integer ≥ 5 or Infinity, got ${String(cap)}`, { param: 'maxContext' });
   }
-  return baselineModel('auto-arima', (y, horizon, m) => autoArimaForecast(y, horizon, { ...options, season: m }), options, 2);
+  const base = baselineModel('auto-arima', (y, horizon, m) => autoArimaForecast(y, horizon, { ...options, season: m }), options, 2);
+  return {
+    ...base,
+    predictTasks: (tasks, horizon, opts) => Promise.resolve(predictTasks(tasks, horizon, options, opts)),
+  };
+}
+
+/**
+ * Forecasts with covariates (the protocol's `future_covariates`): each task's targets are fitted as
+ * regressions with ARIMA errors on its known-future covariates (history → `regressors.past`, horizon
+ * values → `regressors.future`; missing values interpolated, a column with none observed dropped).
+ * Past-only covariates cannot be used by ARIMA (their future is unknown) and are left out.
+ */
+function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: AutoArimaOptions, opts: PredictOptions = {}): ModelForecast {
+  const z = BASELINE_LEVELS.map(normalQuantile);
+  const values: Float32Array[] = [];
+  const mean: Float32Array[] = [];
+  let row = 0;
+  for (const task of tasks) {
+    const usable = task.futureCovariates.filter((c) => c.history.some((v) => !Number.isNaN(v)));
+    for (const y of task.targets) {
+      opts.signal?.throwIfAborted();
+      const season = seasonFor(opts.frequencies?.[row++], y.length, options.season, 2);
+      const regressors: ArimaRegressors | undefined =
+        usable.length === 0 ? undefined : { past: usable.map((c) => gapFree(c.history)), future: usable.map((c) => gapFree(c.future, c.history)) };
+      const f = autoArimaForecast(y, horizon, { ...options, season, regressors });
+      const v = new Float32Array(z.length * horizon);
+      z.forEach((zq, q) => {
+        for (let h = 0; h < horizon; h++) {
+          v[q * horizon + h] = f.point[h] + zq * f.sd[h];
+        }
+      });
+      values.push(v);
+      mean.push(Float32Array.from(f.point));
+    }
+  }
+  return { levels: BASELINE_LEVELS, values, mean };
+}
+
+/** x with NaNs filled (inner ones interpolated, leading ones by the first value, trailing ones carried); `before` supplies the last value for a leading gap in a future column. */
+function gapFree(x: Float32Array, before?: Float32Array): Float64Array {
+  const joined = before === undefined ? Array.from(x) : [...Array.from(before), ...Array.from(x)];
+  const { values, first } = fillMissing(joined);
+  const full = new Float64Array(joined.length);
+  full.fill(values.length > 0 ? values[0] : 0, 0, Math.max(0, first));
+  full.set(values, Math.max(0, first));
+  return full.subarray(full.length - x.length);
 }
 
 /**
