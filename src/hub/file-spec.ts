@@ -32,6 +32,21 @@ export function tokenClassificationFiles(options: TokenClassificationFilesOption
   };
 }
 
+/** Published token-classification graphs, in preference order (`onnx/model.onnx`, else `model.onnx`). */
+export const TOKEN_CLASSIFICATION_GRAPHS = ['onnx/model.onnx', 'model.onnx'] as const;
+/** The published int8 graph that `quantized` asks for. */
+export const TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS = ['onnx/model_quantized.onnx'] as const;
+
+/**
+ * The files of a token-classification repo besides its weights (config, tokenizer, tokenizer config): what
+ * `resolveModelGraph` fetches whichever weights it takes (a published graph or the safetensors checkpoint).
+ */
+export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
+  required: ['config.json'],
+  oneOf: [['tokenizer.json', 'vocab.txt']],
+  optional: ['tokenizer_config.json', 'special_tokens_map.json'],
+};
+
 /** {@link tokenClassificationFiles} without the quantized model. */
 export const TOKEN_CLASSIFICATION_FILES: FileSpec = tokenClassificationFiles();
 

@@ -31,4 +31,6 @@ export const IMPLEMENTED_ARGS: ReadonlySet<string> = new Set([
   ...Object.keys(BASELINE_ARGS),
   // inferkit's own (KServe's parse_known_args ignores it): the int8 graph, as the onnx-variant annotation.
   'onnx_variant',
+  // inferkit's own: build a token classifier's graph from model.safetensors even when the repo publishes ONNX.
+  'graph_source',
 ]);

@@ -14,6 +14,7 @@ import { loadTokenClassifier } from '../runtime/token-classification/load-token-
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
 import { builtinModels } from './builtin-models.js';
 import { onnxVariant } from '../manifest/serving-annotations.js';
+import { graphSourceOf } from './graph-source-arg.js';
 import type { ModelInference } from './inference-plan.js';
 import type { ForecastServedModel, ModelLoaders, ServeTask, TokenClassificationModel } from './model-loader.js';
 
@@ -160,7 +161,8 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
  * The loaders `inferkit serve` uses. Token classification: `--model_id` (hub id, `hf://`, or local
  * folder; `inferkit/ner-fixture` = the generated offline fixture) through `loadTokenClassifier` with
  * `--disable_lower_case`, `--disable_special_tokens`, `--max_model_len` (or `--max_length`), `--return_probabilities`,
- * `--return_raw_logits` and `--return_offsets_mapping`. Forecast: `--model_id` `seasonal-naive`, `naive`,
+ * `--return_raw_logits` and `--return_offsets_mapping`; a repo without ONNX graph (or `--graph_source=checkpoint`)
+ * has its graph built from `model.safetensors` (`--onnx_variant=quantized`: int8). Forecast: `--model_id` `seasonal-naive`, `naive`,
  * `theta`, `auto-ets` (also `autoets`, `ets`) or `mstl` (optionally `baseline/…`) → offline baseline, with
  * `--season=N` (season override), for MSTL `--seasonal_periods=48,336`, and for AutoETS
  * `--max_context=N` (fit only the last N values, N ≥ 5; default max(10 seasons, 1000)); anything else →
@@ -192,6 +194,7 @@ export function defaultLoaders(options: DefaultLoaderOptions = {}): ModelLoaders
         returnOffsetsMapping: flagOn(config, 'return_offsets_mapping'),
         ...maxLengthOf(config),
         ...(quantized ? { quantized } : {}),
+        graphSource: graphSourceOf(config),
         ...(sessionOptions ? { session: sessionOptions } : {}),
       });
       return servedTokenClassifier(classifier);

@@ -15,11 +15,13 @@ export interface Exchange {
   own_tokens?: { counts: number[]; input_ids: number[][] };
   volatile?: string[];
   values_model_specific?: boolean;
+  /** `[text index, position, gap]` of own-token positions whose top two logits differ by < 0.001 (either class is right). */
+  near_ties?: Array<[number, number, number]>;
 }
 
-/** Every recorded exchange, in file order. */
-export function loadExchanges(): Exchange[] {
-  return readFileSync(join(CONFORMANCE_DIR, 'exchanges.jsonl'), 'utf8')
+/** Every recorded exchange of `dir` (default: the BERT set), in file order. */
+export function loadExchanges(dir: string = CONFORMANCE_DIR): Exchange[] {
+  return readFileSync(join(dir, 'exchanges.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim().length > 0)
     .map((l) => JSON.parse(l) as Exchange);

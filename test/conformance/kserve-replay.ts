@@ -6,9 +6,15 @@ import type { InferenceService } from '../../src/contract/inference-service.js';
 import { http, type HttpAnswer } from '../integration/server-http.js';
 import { bodyText, CONFORMANCE_DIR, type Exchange } from './exchanges.js';
 
-/** The recorded server args with `./model` pointing at the conformance model folder. */
-export function localArgs(e: Exchange): string[] {
-  return e.server_args.map((a) => (a === '--model_id=./model' ? `--model_id=${CONFORMANCE_DIR}/model` : a));
+/** The recorded server args with `./model` pointing at `modelDir` (default: the conformance model folder). */
+export function localArgs(e: Exchange, modelDir = `${CONFORMANCE_DIR}/model`): string[] {
+  return e.server_args.map((a) => (a === '--model_id=./model' ? `--model_id=${modelDir}` : a));
+}
+
+/** Where {@link ReplayServers} serves from: another model folder, and the model cache (built graphs land there). */
+export interface ReplayOptions {
+  modelDir?: string;
+  cacheDir?: string;
 }
 
 /**
@@ -19,9 +25,14 @@ export function localArgs(e: Exchange): string[] {
 export class ReplayServers {
   readonly #servers = new Map<string, Promise<RunningServer>>();
   readonly log: string[] = [];
+  readonly #options: ReplayOptions;
+
+  constructor(options: ReplayOptions = {}) {
+    this.#options = options;
+  }
 
   server(e: Exchange): Promise<RunningServer> {
-    const args = localArgs(e);
+    const args = localArgs(e, this.#options.modelDir);
     const key = args.join(' ');
     let s = this.#servers.get(key);
     if (s === undefined) {
@@ -39,7 +50,7 @@ export class ReplayServers {
       metadata: { name },
       spec: { predictor: { model: { modelFormat: { name: 'huggingface' }, args } } },
     };
-    const base = defaultLoaders();
+    const base = defaultLoaders(this.#options.cacheDir !== undefined ? { cacheDir: this.#options.cacheDir } : {});
     const server = await serve([manifest], {
       port: 0,
       log: (line) => this.log.push(line),

@@ -5,6 +5,7 @@ import { InferkitError } from '../../errors.js';
 import { createBertWordPiece, type BertWordPieceEncoder } from './bert-wordpiece.js';
 import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './bert-wordpiece-spec.js';
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
+import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 import type { EncodedText } from './encoded-text.js';
 
@@ -31,6 +32,8 @@ export interface TextTokenizerOptions {
   addSpecialTokens?: boolean;
   /** `tokenizers` always uses the native package; `auto` takes `wordpiece` where the pipeline is exactly BERT's. @default 'auto' */
   tokenizerEngine?: 'auto' | 'tokenizers';
+  /** Rows of the model's word embedding (config.json `vocab_size`): a tokenizer with ids past it fails naming both sizes. */
+  embeddingRows?: number;
 }
 
 
@@ -88,7 +91,13 @@ export async function loadTextTokenizer(
   let tokenizer: Tokenizer;
   if (files.tokenizerJson) {
     const json = await readTokenizerJson(files.tokenizerJson);
+    checkTokenizerModel(json, files.tokenizerJson, options.embeddingRows);
     const normalizer = json.normalizer as Record<string, unknown> | null | undefined;
+    if (lowercase !== undefined && !honoursLowerCase(json, tokConfig.tokenizer_class)) {
+      // transformers' RoBERTa/XLM-R/GPT-2-style tokenizers take no do_lower_case: KServe's flag has no effect there.
+      lowercase = undefined;
+      lowercaseSource = 'tokenizer.json';
+    }
     if (lowercase === undefined) {
       lowercase = normalizerLowercases(normalizer);
     } else {
@@ -102,7 +111,9 @@ export async function loadTextTokenizer(
   } else {
     lowercase ??= true;
     const vocabPath = files.vocabTxt ?? '';
-    const spec = native ? undefined : bertSpecFromVocab(await readVocabText(vocabPath), tokConfig, lowercase);
+    const vocab = await readVocabText(vocabPath);
+    checkVocabSize(vocab.size, vocabPath, options.embeddingRows);
+    const spec = native ? undefined : bertSpecFromVocab(vocab, tokConfig, lowercase);
     if (typeof spec === 'object') {
       return withEncoder(createBertWordPiece(spec), { lowercase, lowercaseSource, maxLength, maxLengthSource, addSpecialTokens });
     }

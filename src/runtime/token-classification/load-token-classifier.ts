@@ -1,14 +1,14 @@
 import { basename } from 'node:path';
-import { tokenClassificationFiles } from '../../hub/file-spec.js';
+import { resolveModelGraph, type ResolvedModelGraph } from '../../checkpoint/resolve-model-graph.js';
+import { TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
-import { resolveModel } from '../../hub/resolve-model.js';
 import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
 import { envCacheDir } from '../../config.js';
-import { InferkitError } from '../../errors.js';
+import { InferkitError, isInferkitError } from '../../errors.js';
 import { builtinModels } from '../builtin-models.js';
 import { createSession, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
-import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema } from './model-files.js';
+import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema, type TokenClassConfig } from './model-files.js';
 import { tokenFeeds } from './run-token-logits.js';
 import { TokenClassifier } from './token-classifier.js';
 
@@ -38,11 +38,21 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   session?: SessionOptions;
   /**
    * Run `onnx/model_quantized.onnx` instead of `onnx/model.onnx` (from the hub only that graph is
-   * fetched). A repo without it fails naming the file — `model_not_found` from the hub,
-   * `model_load_failed` for a local folder; there is no silent fallback.
+   * fetched); a repo without it but with a safetensors checkpoint gets the int8 graph built from the
+   * checkpoint (dynamic int8 MatMul weights). A repo with neither fails naming the files —
+   * `model_not_found` from the hub, `model_load_failed` for a local folder; there is no silent fallback
+   * to the full-precision graph.
    * @default false
    */
   quantized?: boolean;
+  /**
+   * Where the graph comes from: `auto` runs the repo's published ONNX graph when it has one, else builds
+   * it from `config.json` + `model.safetensors` (BERT, DistilBERT, RoBERTa, XLM-RoBERTa, Electra);
+   * `checkpoint` builds from the safetensors even when an ONNX graph is published (only the checkpoint's
+   * files are fetched). Built graphs are cached under `<cacheDir>/graphs/`. (`--graph_source`)
+   * @default 'auto'
+   */
+  graphSource?: 'auto' | 'checkpoint';
   /** V1 entries become per-token `{class id: softmax probability (4 decimals)}` lists (`--return_probabilities`). @default false */
   returnProbabilities?: boolean;
   /** V1 entries become per-token `{class id: raw logit}` lists (`--return_raw_logits`); wins over `returnProbabilities`, as in KServe. @default false */
@@ -75,16 +85,20 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${maxBatchSize}`);
   }
-  const where = await locate(source, options);
   const quantized = options.quantized ?? false;
-  const files = await findTokenClassFiles(where.dir, where.files, { quantized });
+  const where = await locate(source, options);
+  const files = await findTokenClassFiles(where.resolved.dir, where.resolved.files, { graphPath: where.graphPath });
   const config = await readJsonFile(files.config, TokenClassConfigSchema);
-  const tokenizer = await loadTextTokenizer(files, config, { ...options, addSpecialTokens: options.disableSpecialTokens !== true });
+  const tokenizer = await loadTextTokenizer(files, tokenizerLimits(config), {
+    ...options,
+    addSpecialTokens: options.disableSpecialTokens !== true,
+    ...(config.vocab_size !== undefined ? { embeddingRows: config.vocab_size } : {}),
+  });
   const session = await createSession(files.model, withMachineThreads(options.session));
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);
-    const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: 0 };
+    const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: config.pad_token_id ?? 0 };
     // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
     let latencySession: Awaited<ReturnType<NonNullable<OrtSession['tuneLatency']>>>;
     if (session.tuneLatency) {
@@ -99,6 +113,8 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
       info: {
         modelFile: files.model,
         quantized,
+        graphFrom: where.from,
+        ...(where.family !== undefined ? { builtFamily: where.family, buildMs: Math.round(where.buildMs) } : {}),
         v1Output: options.returnRawLogits ? 'raw_logits' : options.returnProbabilities ? 'probabilities' : 'class_ids',
         labels,
         lowercase: tokenizer.lowercase,
@@ -126,27 +142,54 @@ function defaultModelName(source: TokenClassifierSource): string {
   return ref.kind === 'hub' ? ref.repo : basename(ref.path);
 }
 
-async function locate(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<{ dir: string; files?: Record<string, string> }> {
-  if (typeof source !== 'string') {
-    return source;
-  }
+/**
+ * The repo's files and its graph (see {@link TokenClassifierOptions.graphSource}): `resolveModelGraph` with the
+ * published graphs (`onnx/model_quantized.onnx` alone with `quantized`) or the checkpoint (int8 with
+ * `quantized`). A local folder lacking them is `model_load_failed`, as a folder lacking any other file.
+ */
+async function locate(source: TokenClassifierSource, options: TokenClassifierOptions): Promise<ResolvedModelGraph> {
   const o = options;
   const cacheDir = o.cacheDir ?? envCacheDir();
-  const builtin = await builtinModels(cacheDir)(source, o.disableLowerCase === true);
-  if (builtin !== undefined) {
-    return { dir: builtin };
+  let ref: string;
+  if (typeof source !== 'string') {
+    ref = source.dir;
+  } else {
+    ref = (await builtinModels(cacheDir)(source, o.disableLowerCase === true)) ?? source;
   }
-  const ref = parseModelRef(source);
-  if (ref.kind === 'local') {
-    return { dir: ref.path };
+  const quantized = o.quantized ?? false;
+  const local = typeof source !== 'string' || parseModelRef(ref).kind === 'local';
+  try {
+    return await resolveModelGraph(ref, {
+      task: 'token-classification',
+      onnxGraphs: quantized ? TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS : TOKEN_CLASSIFICATION_GRAPHS,
+      files: TOKEN_CLASSIFICATION_SIDE_FILES,
+      preferCheckpoint: o.graphSource === 'checkpoint',
+      variant: quantized ? 'int8' : 'fp32',
+      cacheDir,
+      ...{ revision: o.revision, accessToken: o.accessToken, hubUrl: o.hubUrl, offline: o.offline },
+      ...{ onProgress: o.onProgress, fetch: o.fetch, signal: o.signal, retries: o.retries },
+    });
+  } catch (err) {
+    if (local && isInferkitError(err) && err.code === 'model_not_found') {
+      const hint = quantized ? ' (onnx/model_quantized.onnx is asked for by quantized: true; load without it for the full-precision graph)' : '';
+      throw new InferkitError('model_load_failed', `Token-classification model: ${err.message}${hint}`, { cause: err });
+    }
+    throw err;
   }
-  const hub: ResolveModelOptions = {
-    cacheDir,
-    files: tokenClassificationFiles({ quantized: o.quantized ?? false }),
-    ...{ revision: o.revision, accessToken: o.accessToken, hubUrl: o.hubUrl, offline: o.offline },
-    ...{ onProgress: o.onProgress, fetch: o.fetch, signal: o.signal, retries: o.retries },
-  };
-  return resolveModel(source, hub);
+}
+
+/**
+ * config.json as the tokenizer's limits see it: RoBERTa-style models (positions counted from
+ * `pad_token_id + 1`) hold `max_position_embeddings - pad_token_id - 1` tokens (512 of 514), so longer
+ * texts are cut there instead of failing (KServe takes 514 and answers 500).
+ */
+function tokenizerLimits(config: TokenClassConfig): TokenClassConfig {
+  const offset = ['roberta', 'xlm-roberta', 'camembert'].includes(config.model_type ?? '');
+  const positions = config.max_position_embeddings;
+  if (!offset || positions === undefined) {
+    return config;
+  }
+  return { ...config, max_position_embeddings: positions - (config.pad_token_id ?? 1) - 1 };
 }
 
 /** Input/output names and label count of a BERT-style token classifier graph. */

@@ -8,6 +8,11 @@ import { InferkitError } from '../../errors.js';
 export const TokenClassConfigSchema = z.looseObject({
   id2label: z.record(z.string(), z.string()).optional(),
   max_position_embeddings: z.number().int().positive().optional(),
+  /** Rows of the word embedding (the tokenizer's ids must stay below it). */
+  vocab_size: z.number().int().positive().optional(),
+  /** The id batches are padded with (RoBERTa's position ids count from it). */
+  pad_token_id: z.number().int().nonnegative().nullable().optional(),
+  model_type: z.string().optional(),
 });
 /** A parsed `config.json`. */
 export type TokenClassConfig = z.output<typeof TokenClassConfigSchema>;
@@ -52,6 +57,8 @@ export const QUANTIZED_MODEL_PATH = 'onnx/model_quantized.onnx';
 export interface FindTokenClassFilesOptions {
   /** Take `onnx/model_quantized.onnx` as the model; its absence is an error (no silent fallback). @default false */
   quantized?: boolean;
+  /** The graph to run, already resolved (a published ONNX file or one built from the checkpoint): no graph is looked for. */
+  graphPath?: string;
 }
 
 /**
@@ -75,7 +82,7 @@ export async function findTokenClassFiles(
     return undefined;
   };
   const config = await pick('config.json');
-  const model = options.quantized ? await pick(QUANTIZED_MODEL_PATH) : await pick('onnx/model.onnx', 'model.onnx');
+  const model = options.graphPath !== undefined ? options.graphPath : options.quantized ? await pick(QUANTIZED_MODEL_PATH) : await pick('onnx/model.onnx', 'model.onnx');
   const tokenizerJson = await pick('tokenizer.json');
   const vocabTxt = await pick('vocab.txt');
   const missing = [

@@ -63,8 +63,14 @@ export interface TokenClassifierStats {
 export interface TokenClassifierInfo {
   /** The ONNX file the session runs. */
   modelFile: string;
-  /** True when `modelFile` is the repo's `onnx/model_quantized.onnx` (option `quantized`). */
+  /** True when `modelFile` is int8: the repo's `onnx/model_quantized.onnx`, or the int8 graph built from its checkpoint (option `quantized`). */
   quantized: boolean;
+  /** `onnx`: a graph the repo publishes; `checkpoint`: built from its safetensors (see `graphSource`). */
+  graphFrom?: 'onnx' | 'checkpoint';
+  /** The family the graph was built as (`bert`, `distilbert`, `roberta`, `electra`), with `graphFrom: 'checkpoint'`. */
+  builtFamily?: string;
+  /** Milliseconds spent building the graph (0 when the cache had it), with `graphFrom: 'checkpoint'`. */
+  buildMs?: number;
   /** What `predictV1` entries hold (options `returnProbabilities` / `returnRawLogits`). V2 always answers class ids. */
   v1Output: V1OutputKind;
   labels: readonly string[];
