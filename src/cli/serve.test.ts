@@ -52,3 +52,19 @@ describe('inferkit serve', () => {
     expect(missing).toMatchObject({ code: 1, stderr: `inferkit: cannot read ${join(dir, 'nosuch.yaml')} (ENOENT)\n` });
   });
 });
+
+describe('inferkit serve and validate on a YAML alias bomb (issue 28 N6)', () => {
+  it('print one line naming the file, no stack trace', async () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (const [i, n] of [...'bcdefghi'].entries()) {
+      lines.push(`${n}: &${n} [${Array.from({ length: 9 }, () => `*${'abcdefghi'[i]}`).join(',')}]`);
+    }
+    const bomb = join(dir, 'bomb.yaml');
+    await writeFile(bomb, `${lines.join('\n')}\n`);
+    const served = await runCli(['serve', bomb, '--port', '0']);
+    expect(served).toMatchObject({ code: 1, stderr: `inferkit: ${bomb}: manifest: documents[0]: YAML cannot be read: too many aliases (more than 100 expansions: an alias bomb?)\n` });
+    const validated = await runCli(['validate', bomb]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout + validated.stderr).toBe(`${bomb}: documents[0]: YAML cannot be read: too many aliases (more than 100 expansions: an alias bomb?)\n`);
+  });
+});

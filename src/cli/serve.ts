@@ -37,6 +37,8 @@ export interface ServeCommandOptions {
   firstByteTimeout?: string;
   probeHeadroom?: string;
   maxQueue?: string;
+  maxTextsPerRequest?: string;
+  maxTokensPerRequest?: string;
   maxJsonDepth?: string;
   threads?: string;
   replicas?: string;
@@ -55,6 +57,8 @@ function limitOptions(opts: ServeCommandOptions): Record<string, number> {
     ['firstByteTimeoutMs', intOption(opts.firstByteTimeout, 'first-byte-timeout', 1)],
     ['probeHeadroom', intOption(opts.probeHeadroom, 'probe-headroom', 1)],
     ['maxQueuePerModel', intOption(opts.maxQueue, 'max-queue', 1)],
+    ['maxTextsPerRequest', intOption(opts.maxTextsPerRequest, 'max-texts-per-request', 1)],
+    ['maxTokensPerRequest', intOption(opts.maxTokensPerRequest, 'max-tokens-per-request', 1)],
     ['shutdownTimeoutMs', intOption(opts.shutdownTimeout, 'shutdown-timeout', 1)],
     ['maxBodyBytesInFlight', intOption(opts.maxBodyBytesInFlight, 'max-body-bytes-in-flight', 1)],
   ];
@@ -212,6 +216,8 @@ export function registerServeCommand(program: Command): void {
     .option('--first-byte-timeout <ms>', `close a connection that sends no byte for this long (default ${DEFAULT_LIMITS.firstByteTimeoutMs})`)
     .option('--probe-headroom <n>', `connections beyond the cap kept for health and readiness probes (default ${DEFAULT_LIMITS.probeHeadroom})`)
     .option('--max-queue <n>', `most requests waiting per model; beyond it 503 with Retry-After (default ${DEFAULT_LIMITS.maxQueuePerModel})`)
+    .option('--max-texts-per-request <n>', `most texts in one token-classification request; beyond it 400 (default ${DEFAULT_LIMITS.maxTextsPerRequest})`)
+    .option('--max-tokens-per-request <n>', `most tokens in one token-classification request, each text counted as at most its length + 2 (default ${DEFAULT_LIMITS.maxTokensPerRequest})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
     .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: token classification one per thread, at most 4, Chronos-Bolt 1; 1 = one session with all threads, the fastest single request; per service: annotation serving.inferkit.dev/replicas)')
     .option('--no-latency-session', 'no extra all-threads session for lone requests beside the replicas (saves one copy of the weights; a lone request then runs on one replica)')

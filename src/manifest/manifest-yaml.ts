@@ -88,7 +88,15 @@ export function parseYamlDocuments(text: string): YamlDocument[] {
       });
       continue;
     }
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      // An alias bomb ("billion laughs") or an alias to nothing: one issue, not the library's stack trace.
+      const why = e instanceof Error && /alias count/i.test(e.message) ? 'too many aliases (more than 100 expansions: an alias bomb?)' : safeMessage(e instanceof Error ? e.message : String(e));
+      out.push({ index, issues: [{ path: `documents[${index}]`, message: `YAML cannot be read: ${why}` }] });
+      continue;
+    }
     if (value !== null && value !== undefined) {
       out.push({ index, value });
     }

@@ -12,6 +12,9 @@ import { toErrorResponse } from './to-error-response.js';
 /** The forecast route's path. */
 export const FORECAST_PATH = '/v1/timeseries/forecast';
 
+/** HTTP status of an answer whose every input failed, by its error's type. */
+const STATUS_OF_ERROR_TYPE: Record<string, number> = { invalid_request_error: 400, not_found_error: 404, service_unavailable_error: 503, server_error: 500 };
+
 /** The `model` a forecast body names, for error bodies, or `''`. */
 export function requestedModel(body: unknown): string {
   const m = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
@@ -21,7 +24,8 @@ export function requestedModel(body: unknown): string {
 /**
  * `POST /v1/timeseries/forecast`: the body's `model` picks the model among the services the Host
  * reaches. Every failure answers a ForecastResponse with `status: "error"` and its HTTP status
- * (400 request mistakes, 404 unknown model or Host, 503 loading, 500 faults).
+ * (400 request mistakes, 404 unknown model or Host, 503 loading, 500 faults), also when every input
+ * failed on its own (the first failure's type decides); some inputs failed → `partial`, 200.
  */
 export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext): void {
   route(app, FORECAST_PATH, {
@@ -40,7 +44,12 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
           throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
         }
         // A loader's own forecaster may answer canonical names: frequencies are echoed as sent here too.
-        return echoFrequencies(await entry.model.forecaster.forecast(parsed, { signal: disconnectSignal(reply) }), request.body);
+        const answer = echoFrequencies(await entry.model.forecaster.forecast(parsed, { signal: disconnectSignal(reply) }), request.body);
+        // Every input failed: the answer is an error and its HTTP status says which (a year past 9999 was a 200, issue 28 N8); `partial` stays 200.
+        if (answer.status === 'error') {
+          reply.code(STATUS_OF_ERROR_TYPE[answer.error?.type ?? ''] ?? 500);
+        }
+        return answer;
       } catch (e) {
         reply.code(toErrorResponse(e).status);
         return redactForecastError(errorResponse(e, requestedModel(request.body)));

@@ -10,9 +10,10 @@ import { BUSY_RETRY_AFTER_S, setRetryAfter } from './retry-after.js';
  * is read; a chunked body is counted as it arrives. Beyond `maxBytes`: 503 with `Retry-After: 1`
  * and `Connection: close`. A request is always admitted when nothing else is being received,
  * so a body up to `bodyLimit` can pass on a quiet server. The bytes are freed when the
- * response ends or the client goes away.
+ * response ends or the client goes away. A declared `Content-Length` over `bodyLimit` is a 413 at
+ * once (never the budget's 503: waiting would not help).
  */
-export function installBodyBudget(app: FastifyInstance, maxBytes: number): void {
+export function installBodyBudget(app: FastifyInstance, maxBytes: number, bodyLimit: number): void {
   let reserved = 0;
   const take = (reply: FastifyReply, bytes: number): void => {
     if (reserved > 0 && reserved + bytes > maxBytes) {
@@ -23,7 +24,13 @@ export function installBodyBudget(app: FastifyInstance, maxBytes: number): void 
     reserved += bytes;
   };
   app.addHook('onRequest', async (request, reply) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
+    const header = request.headers['content-length'];
+    const declared = Number(header ?? 0);
+    // A declared length over the body limit is refused for what it is (413), before any budget, whatever its size (issue 28 N5).
+    if (header !== undefined && /^\d+$/.test(header) && declared > bodyLimit) {
+      reply.header('connection', 'close');
+      throw new InferkitError('payload_too_large', `request body of ${header} bytes is larger than the server limit of ${bodyLimit} bytes`);
+    }
     if (!(declared > 0) || !Number.isSafeInteger(declared)) {
       return;
     }

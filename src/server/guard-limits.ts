@@ -21,6 +21,10 @@ export interface ServerLimits {
   probeHeadroom: number;
   /** Most requests one model holds (running or waiting); beyond it 503 with `Retry-After`. @default 256 */
   maxQueuePerModel: number;
+  /** Most texts in one token-classification request; beyond it 400 naming the cap. @default 1024 */
+  maxTextsPerRequest: number;
+  /** Most tokens in one token-classification request, counted from above (guard-text-caps.ts); beyond it 400 naming the cap. @default 262144 */
+  maxTokensPerRequest: number;
   /** Most bytes of request bodies being received by all requests together; beyond it 503 with `Retry-After`. @default 268435456 (256 MiB) */
   maxBodyBytesInFlight: number;
   /** Longest wait (ms) on close for in-flight requests; connections still open after it are cut. @default 10000 */
@@ -37,6 +41,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   firstByteTimeoutMs: 2_000,
   probeHeadroom: 64,
   maxQueuePerModel: 256,
+  maxTextsPerRequest: 1024,
+  maxTokensPerRequest: 262_144,
   shutdownTimeoutMs: 10_000,
   maxBodyBytesInFlight: 256 * 1024 * 1024,
 };

@@ -3,7 +3,9 @@ import { parseContract } from '../contract/parse.js';
 import { V1PredictRequestSchema, type V1ModelStatus, type V1PredictResponse } from '../contract/v1.js';
 import { V2InferRequestSchema, type V2InferResponse, type V2ModelMetadata, type V2ModelReady } from '../contract/v2.js';
 import { InferkitError } from '../errors.js';
+import { textsFromV2Request } from '../runtime/token-classification/kserve-outputs.js';
 import { disconnectSignal } from './guard-abort.js';
+import { checkTextCaps } from './guard-text-caps.js';
 import type { ModelEntry } from './model-registry.js';
 import { ensureReady, findModel, route, type ServerContext } from './server-context.js';
 import type { TokenRunner } from './token-runner.js';
@@ -13,6 +15,15 @@ const EXPLAIN = ':explain';
 
 function nameParam(request: FastifyRequest): string {
   return (request.params as { name?: string }).name ?? '';
+}
+
+/** The per-request text and token caps (guard-text-caps.ts), with the model's own longest input. */
+function checkCaps(ctx: ServerContext, entry: ModelEntry, texts: readonly string[], field: string): void {
+  if (ctx.textCaps === undefined) {
+    return;
+  }
+  const n = Number(entry.config?.args.values.max_model_len ?? entry.config?.maxLength ?? Number.NaN);
+  checkTextCaps(texts, ctx.textCaps, field, n > 0 ? n : undefined);
 }
 
 /**
@@ -92,8 +103,10 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
       }
       const entry = findModel(ctx, request, raw.slice(0, -PREDICT.length));
       const runner = tokenRunner(entry, reply);
+      const body = parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request');
+      checkCaps(ctx, entry, body.instances, 'instances');
       ctx.queue?.admit(entry.name, reply);
-      return runner.predictV1(parseContract(V1PredictRequestSchema, v1InputsAlias(request.body), 'V1 predict request'), disconnectSignal(reply));
+      return runner.predictV1(body, disconnectSignal(reply));
     },
   });
 
@@ -101,8 +114,10 @@ export function registerInferenceRoutes(app: FastifyInstance, ctx: ServerContext
     POST: async (request, reply): Promise<V2InferResponse> => {
       const entry = findModel(ctx, request, nameParam(request));
       const runner = tokenRunner(entry, reply);
+      const body = parseContract(V2InferRequestSchema, request.body, 'V2 inference request');
+      checkCaps(ctx, entry, textsFromV2Request(body), 'inputs[0].data');
       ctx.queue?.admit(entry.name, reply);
-      return runner.inferV2(parseContract(V2InferRequestSchema, request.body, 'V2 inference request'), disconnectSignal(reply));
+      return runner.inferV2(body, disconnectSignal(reply));
     },
   });
 

@@ -18,7 +18,8 @@ import { installEncodingGuard } from './guard-encoding.js';
 import { installBodyBudget } from './guard-body-budget.js';
 import { installApiKey } from './guard-auth.js';
 import { wasAborted } from './guard-abort.js';
-import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
+import { DEFAULT_MAX_JSON_DEPTH } from './guard-json-depth.js';
+import { installJsonParser } from './json-body-parser.js';
 import { clipText } from './clip-echo.js';
 import { clientErrorReply, errorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './error-reply.js';
 import { DEFAULT_LOAD_RETRY, resolveLoadRetry, type LoadRetry } from './load-retry.js';
@@ -127,7 +128,7 @@ export async function serve(manifests: readonly InferenceService[], given: Serve
       warn(`warning: service ${e.service}: ${w}`);
     }
   }
-  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel) };
+  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel), textCaps: limits };
   const rejected = new RejectedRequests(metrics, options.logRequests ? (options.log ?? stderrLine) : undefined);
   const app = Fastify({
     logger: false,
@@ -157,7 +158,7 @@ export async function serve(manifests: readonly InferenceService[], given: Serve
   }
   installEncodingGuard(app);
   // After the key check: a caller without the key reserves no body bytes.
-  installBodyBudget(app, limits.maxBodyBytesInFlight);
+  installBodyBudget(app, limits.maxBodyBytesInFlight, bodyLimit);
   app.setErrorHandler(async (error, request, reply) => errorReply(error, request, reply, bodyLimit));
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
@@ -187,34 +188,6 @@ export async function serve(manifests: readonly InferenceService[], given: Serve
     },
     close,
   };
-}
-
-/**
- * Every body is read as JSON whatever its Content-Type (curl's default form type included); a
- * body that is not JSON is a 400 naming the content type. Fastify's 415 is never answered.
- */
-function installJsonParser(app: FastifyInstance, maxDepth: number): void {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim().length === 0) {
-      done(null, undefined);
-      return;
-    }
-    try {
-      assertJsonDepth(text, maxDepth);
-    } catch (e) {
-      done(e as Error, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch (cause) {
-      const type = request.headers['content-type'] ?? 'none';
-      const why = cause instanceof Error ? cause.message : 'parse error';
-      done(new InferkitError('invalid_request', `request body is not valid JSON (content-type ${type}): ${why}`, { cause }), undefined);
-    }
-  });
 }
 
 function stderrLine(line: string): void {

@@ -3,6 +3,7 @@ import { InferkitError } from '../errors.js';
 import { resolveHostScope, type HostScope } from './host-routing.js';
 import type { ModelEntry, ModelRegistry } from './model-registry.js';
 import type { ModelQueue } from './guard-limits.js';
+import type { TextCaps } from './guard-text-caps.js';
 import { LOADING_RETRY_AFTER_S, secondsUntil, setRetryAfter } from './retry-after.js';
 import type { ServerMetrics } from './server-metrics.js';
 
@@ -20,6 +21,8 @@ export interface ServerContext {
   modelOf: WeakMap<FastifyRequest, string>;
   /** Per-model request limit (503 with `Retry-After` beyond it). */
   queue?: ModelQueue;
+  /** Per-request caps on texts and tokens of token-classification requests (400 beyond them). */
+  textCaps?: TextCaps;
 }
 
 /** The Host scope of a request. */
