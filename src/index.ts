@@ -186,6 +186,7 @@ export type { HasSeries, UnivariateValues } from './data/series-values.js';
 // Plots
 export { forecastFigure } from './plot/forecast-figure.js';
 export type { ForecastFigureOptions } from './plot/forecast-figure.js';
+export type { ForecastFigureSource } from './plot/forecast-models.js';
 export type { HistorySource, ForecastSource } from './plot/series-points.js';
 export { backtestFigure, scoreFigure } from './plot/backtest-figure.js';
 export type { BacktestFigureOptions, ScoreFigureOptions } from './plot/backtest-figure.js';

@@ -1,4 +1,7 @@
+import { frequencySpec, normalizeFrequency } from '../contract/enums.js';
 import { forecastsOf } from '../data/forecast-to-frame.js';
+import { inferFrequency } from '../data/infer-frequency.js';
+import { parseTimestamp, type ParsedTimestamp } from '../data/timestamps.js';
 import { isDataFrame } from '../data/columns.js';
 import type { ForecastSource, HistorySource } from './series-points.js';
 
@@ -25,12 +28,39 @@ export function coveringRange(columns: ReadonlyArray<ReadonlyArray<number | null
   return [round(lo - pad), round(hi + pad)];
 }
 
-/** The x-axis title: `time (<frequency>)` for timestamps, `step` for step numbers. */
+/**
+ * The x-axis title: `time (<frequency>)` for timestamps, `step` for step numbers. The frequency is written as
+ * words (`D` → `day`, `30min` → `30 minutes`, `ME` → `month end`); without one it is inferred from the
+ * timestamps `x` (history and forecast of one series), else the title is `time`.
+ */
 export function xTitle(x: ReadonlyArray<string | number> | undefined, frequency: string | undefined): string {
   if (x !== undefined && x.length > 0 && typeof x[0] === 'number') {
     return 'step';
   }
-  return frequency ? `time (${frequency})` : 'time';
+  const words = frequencyWords(frequency) ?? frequencyWords(inferredFrequency(x ?? []));
+  return words ? `time (${words})` : 'time';
+}
+
+/** A frequency in words: `day`, `2 hours`, `month end`; undefined for none or one not understood. */
+export function frequencyWords(frequency: string | undefined): string | undefined {
+  const normal = frequency === undefined ? undefined : normalizeFrequency(frequency);
+  if (normal === undefined) {
+    return undefined;
+  }
+  const { unit, multiple, anchor } = frequencySpec(normal);
+  const base = multiple > 1 ? `${multiple} ${unit}s` : unit;
+  return anchor === 'end' ? `${base} end` : base;
+}
+
+/** The frequency of sorted ISO timestamps (`'hour'`, `'ME'`), or undefined when they are too few or irregular. */
+function inferredFrequency(x: ReadonlyArray<string | number>): string | undefined {
+  const times = x.map(parseTimestamp);
+  if (times.length < 2 || times.some((t) => t === undefined)) {
+    return undefined;
+  }
+  const sorted = (times as ParsedTimestamp[]).sort((a, b) => a.utc - b.utc).filter((t, i, all) => i === 0 || t.utc !== all[i - 1].utc);
+  const inferred = inferFrequency(sorted);
+  return 'frequency' in inferred ? inferred.frequency : undefined;
 }
 
 /** Frequency of each forecast of a response or list, by series name (frames carry none). */

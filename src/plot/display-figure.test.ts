@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { format, inspect } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InferkitError } from '../errors.js';
@@ -39,5 +40,15 @@ describe('displayFigure outside a tslab kernel', () => {
     expect(shown).toEqual([png]);
     expect(html).toBeUndefined();
     expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+  });
+
+  it('returns what a notebook prints as one line (a cell ending in await displayFigure(…) shows no bytes)', async () => {
+    const html: string[] = [];
+    const shown = await displayFigure(fig, { width: 300, height: 200, display: { png: () => undefined, html: (h) => html.push(h) } });
+    // tslab prints a cell's last value with console.log, i.e. util.format → util.inspect.
+    expect(format(shown)).toMatch(/^\[figure shown: 300×200 PNG, \d+ kB, interactive\]$/);
+    expect(inspect(shown)).toBe(String(shown));
+    expect(shown.html).toBe(html[0]);
+    expect(Object.keys(shown)).toEqual(['png', 'html']);
   });
 });

@@ -36,7 +36,10 @@ export interface DisplayFigureOptions extends RenderPngOptions {
   display?: FigureDisplay | PngDisplay;
 }
 
-/** What `displayFigure` showed and wrote. */
+/**
+ * What `displayFigure` showed and wrote. A notebook that ends a cell with `await displayFigure(…)` prints it as
+ * one line (`[figure shown: 900×450 PNG, 41 kB, interactive]`), not the PNG's bytes.
+ */
 export interface DisplayedFigure {
   /** The PNG (shown alone, or inside `html`). */
   png: Uint8Array;
@@ -58,7 +61,9 @@ export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOpt
   const display: FigureDisplay | PngDisplay = options.display
     ?? (await kernelDisplay('displayFigure', 'an object with png(bytes: Uint8Array) and, for the interactive chart, html(html: string); or call renderPng(fig) for the PNG'));
   const png = await renderPng(fig, options);
-  const shown: DisplayedFigure = { png };
+  const width = options.width ?? 900;
+  const height = options.height ?? (typeof fig.layout.height === 'number' ? fig.layout.height : 450);
+  const shown = summarized({ png }, `${width}×${height}`);
   if (options.file) {
     await mkdir(dirname(options.file), { recursive: true });
     await writeFile(options.file, renderHtml(fig, { plotlyPath: options.plotlyPath, plotly: options.plotly ?? 'inline' }), 'utf8');
@@ -68,8 +73,6 @@ export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOpt
     display.png(png);
     return shown;
   }
-  const width = options.width ?? 900;
-  const height = options.height ?? (typeof fig.layout.height === 'number' ? fig.layout.height : 450);
   shown.html = figureOutputHtml(fig, png, { width, height, plotly: options.plotly ?? 'cdn', plotlyPath: options.plotlyPath });
   display.html(shown.html);
   return shown;
@@ -77,4 +80,25 @@ export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOpt
 
 function showsHtml(display: FigureDisplay | PngDisplay): display is FigureDisplay {
   return typeof (display as Partial<FigureDisplay>).html === 'function';
+}
+
+/**
+ * `shown` with a one-line text form for `console.log`/`util.inspect` (what a tslab cell prints for its last
+ * value) and `String()`; the fields stay as they are. Non-enumerable, so the object still compares and spreads
+ * as plain data.
+ */
+function summarized(shown: DisplayedFigure, size: string): DisplayedFigure {
+  const line = (): string => {
+    const parts = [`${size} PNG, ${Math.max(1, Math.round(shown.png.byteLength / 1000))} kB`];
+    if (shown.html !== undefined) {
+      parts.push('interactive');
+    }
+    if (shown.file !== undefined) {
+      parts.push(`file ${shown.file}`);
+    }
+    return `[figure shown: ${parts.join(', ')}]`;
+  };
+  Object.defineProperty(shown, Symbol.for('nodejs.util.inspect.custom'), { value: line, enumerable: false });
+  Object.defineProperty(shown, 'toString', { value: line, enumerable: false });
+  return shown;
 }

@@ -20,11 +20,14 @@ export interface Facet {
 
 const round = (v: number): number => Math.round(v * 1e4) / 1e4;
 
-/** Lays `n` subplots out row by row in `columns` columns (top-left first), with gaps between them. */
-export function facetGrid(n: number, columns: number): Facet[] {
+/**
+ * Lays `n` subplots out row by row in `columns` columns (top-left first), with gaps between them; `rowGap` is
+ * the share of the height left between rows (more when facets inside a column carry x titles).
+ */
+export function facetGrid(n: number, columns: number, rowGap = 0.3): Facet[] {
   const cols = Math.max(1, Math.min(columns, n));
   const rows = Math.max(1, Math.ceil(n / cols));
-  const gx = cols > 1 ? 0.08 : 0, gy = rows > 1 ? 0.3 / rows : 0;
+  const gx = cols > 1 ? 0.08 : 0, gy = rows > 1 ? rowGap / rows : 0;
   const w = (1 - gx * (cols - 1)) / cols, h = (1 - gy * (rows - 1)) / rows;
   return Array.from({ length: n }, (_, k) => {
     const r = Math.floor(k / cols), c = k % cols;

@@ -53,8 +53,8 @@ describe('forecastFigure axes', () => {
     expect(outsideRange(fig)).toEqual([]);
     const titles = (k: string) => (fig.layout[k] as { title?: { text: string } }).title?.text;
     expect(['yaxis', 'yaxis2', 'yaxis3', 'yaxis4'].map(titles)).toEqual(['value', 'value (ppm)', 'value', 'value']);
-    // x titles under the lowest facet of each column, with each series' own frequency.
-    expect(['xaxis', 'xaxis2', 'xaxis3', 'xaxis4'].map(titles)).toEqual([undefined, undefined, 'time (quarter)', 'time (year)']);
+    // Each column mixes frequencies (month over quarter, month over year): every facet has its own x title.
+    expect(['xaxis', 'xaxis2', 'xaxis3', 'xaxis4'].map(titles)).toEqual(['time (month)', 'time (month)', 'time (quarter)', 'time (year)']);
   });
 
   it('shows 4 × the horizon of history by default, a given count, or all of it', () => {

@@ -13,6 +13,7 @@ describe('forecastFigure with statsforecast frames', () => {
     const past = fig.data.find((t) => t.name === 'history');
     expect(past?.x).toEqual(['2021-10-01T00:00:00+01:00', '2021-11-01T00:00:00+01:00', '2021-12-01T00:00:00+01:00']);
     expect(past?.y).toEqual([21, 22, 23]);
-    expect(fig.data.find((t) => t.name === 'mean')?.x).toEqual(['2022-01-01T00:00:00+01:00', '2022-02-01T00:00:00+01:00']);
+    // The forecast line starts at the last observation (history and forecast join).
+    expect(fig.data.find((t) => t.name === 'mean')?.x).toEqual(['2021-12-01T00:00:00+01:00', '2022-01-01T00:00:00+01:00', '2022-02-01T00:00:00+01:00']);
   });
 });

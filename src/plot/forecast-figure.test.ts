@@ -21,20 +21,22 @@ describe('forecastFigure', () => {
     expect(fig.data.map(summary)).toMatchInlineSnapshot(`
       [
         "a|history|x/y|-|4",
-        "a|q0.1|x/y|-|2",
-        "a|band 0.1–0.9|x/y|tonexty|2",
-        "a|q0.25|x/y|-|2",
-        "a|band 0.25–0.75|x/y|tonexty|2",
-        "a|mean|x/y|-|2",
+        "a|q0.1|x/y|-|3",
+        "a|band 0.1–0.9|x/y|tonexty|3",
+        "a|q0.25|x/y|-|3",
+        "a|band 0.25–0.75|x/y|tonexty|3",
+        "a|mean|x/y|-|3",
         "b|history|x2/y2|-|4",
-        "b|q0.1|x2/y2|-|2",
-        "b|band 0.1–0.9|x2/y2|tonexty|2",
-        "b|q0.25|x2/y2|-|2",
-        "b|band 0.25–0.75|x2/y2|tonexty|2",
-        "b|mean|x2/y2|-|2",
+        "b|q0.1|x2/y2|-|3",
+        "b|band 0.1–0.9|x2/y2|tonexty|3",
+        "b|q0.25|x2/y2|-|3",
+        "b|band 0.25–0.75|x2/y2|tonexty|3",
+        "b|mean|x2/y2|-|3",
       ]
     `);
-    expect(fig.data[2].y).toEqual([6, 8]);
+    // Bands and the mean start at the last observation (4), so history and forecast join.
+    expect(fig.data[2].y).toEqual([4, 6, 8]);
+    expect(fig.data[5].x).toEqual(['2024-04-01T00:00:00Z', '2024-05-01T00:00:00Z', '2024-06-01T00:00:00Z']);
     expect(fig.data[0].y).toEqual([1, 2, null, 4]);
     expect(fig.data.filter((t) => t.showlegend).map((t) => t.name)).toEqual(['history', 'band 0.1–0.9', 'band 0.25–0.75', 'mean']);
     const { layout } = fig;
