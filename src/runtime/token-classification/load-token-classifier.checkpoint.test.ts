@@ -1,0 +1,128 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { loadTokenClassifier, type TokenClassifierOptions } from './load-token-classifier.js';
+
+// Token classifiers whose graph inferkit builds from config.json + model.safetensors: which graph a repo with
+// both gets, the int8 build, what is fetched from a hub, and the named errors.
+const SETS = join(process.cwd(), '../shared/conformance');
+let root: string;
+let hub: MockHub;
+
+/** A copy of a conformance model folder (with `onnx/` only when `withOnnx`), edited by `edit`. */
+function copyModel(set: string, name: string, withOnnx: boolean, edit?: (dir: string) => void): string {
+  const dir = join(root, name);
+  cpSync(join(SETS, set, 'model'), dir, { recursive: true, filter: (src) => withOnnx || !src.split(/[\\/]/).includes('onnx') });
+  edit?.(dir);
+  return dir;
+}
+
+function editJson(path: string, change: (json: Record<string, unknown>) => void): void {
+  const json = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  change(json);
+  writeFileSync(path, JSON.stringify(json));
+}
+
+const TEXTS = ['My name is Wolfgang and I live in Berlin', 'Die Straße führt nach Zürich 🙂', 'Москва — столица России.'];
+
+async function rawLogits(dir: string, options: TokenClassifierOptions): Promise<{ logits: number[][][]; info: Record<string, unknown> }> {
+  const c = await loadTokenClassifier(dir, { returnRawLogits: true, cacheDir: join(root, 'cache'), ...options });
+  try {
+    const answer = await c.predictV1({ instances: TEXTS });
+    const logits = (answer.predictions as Array<Array<Record<string, number>>>).map((tokens) => tokens.map((t) => Object.values(t)));
+    return { logits, info: { ...c.info } };
+  } finally {
+    await c.dispose();
+  }
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'inferkit-tcck-'));
+  copyModel('kserve-hf', 'bert-both', true);
+  copyModel('kserve-hf-xlmr', 'xlmr', false);
+  hub = await startMockHub({ repos: { 'org/bert-both': { dir: join(root, 'bert-both') } } });
+});
+afterAll(async () => {
+  await hub.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('loadTokenClassifier from a safetensors checkpoint', () => {
+  it('keeps the published ONNX graph of a repo with both, and builds from the checkpoint with graphSource: checkpoint — same logits', async () => {
+    const dir = join(root, 'bert-both');
+    const onnx = await rawLogits(dir, {});
+    expect(onnx.info).toMatchObject({ graphFrom: 'onnx', modelFile: join(dir, 'onnx', 'model.onnx') });
+    const built = await rawLogits(dir, { graphSource: 'checkpoint' });
+    expect(built.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'bert', quantized: false });
+    expect(built.info.modelFile).toMatch(/graphs[\\/]bert-fp32-/);
+    built.logits.flat(2).forEach((v, i) => expect(Math.abs(v - onnx.logits.flat(2)[i])).toBeLessThan(1e-4));
+  });
+
+  it('builds an int8 graph with quantized: true where the repo has no model_quantized.onnx; its logits stay within 0.2 of fp32', async () => {
+    const dir = join(root, 'xlmr');
+    const fp32 = await rawLogits(dir, {});
+    const int8 = await rawLogits(dir, { quantized: true });
+    expect(int8.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'roberta', quantized: true });
+    expect(int8.info.modelFile).toMatch(/graphs[\\/]roberta-int8-/);
+    const a = fp32.logits.flat(2);
+    const b = int8.logits.flat(2);
+    expect(b).toHaveLength(a.length);
+    const worst = Math.max(...a.map((v, i) => Math.abs(v - b[i])));
+    expect(worst).toBeGreaterThan(0); // really another graph
+    expect(worst).toBeLessThan(0.2);
+  });
+
+  it('fetches only the chosen path from a hub: the ONNX graph by default, the safetensors with graphSource: checkpoint', async () => {
+    const fetched = async (options: TokenClassifierOptions): Promise<string[]> => {
+      const files: string[] = [];
+      const c = await loadTokenClassifier('org/bert-both', { hubUrl: hub.url, onProgress: (e) => void (e.type === 'file-done' && files.push(e.file)), ...options });
+      await c.dispose();
+      return files;
+    };
+    const onnx = await fetched({ cacheDir: join(root, 'hub-onnx') });
+    expect(onnx).toContain('onnx/model.onnx');
+    expect(onnx).not.toContain('model.safetensors');
+    const built = await fetched({ cacheDir: join(root, 'hub-ck'), graphSource: 'checkpoint' });
+    expect(built).toContain('model.safetensors');
+    expect(built).not.toContain('onnx/model.onnx');
+  });
+
+  it('names an unsupported architecture and the supported list', async () => {
+    const dir = copyModel('kserve-hf-roberta', 'gpt2', false, (d) => editJson(join(d, 'config.json'), (c) => void (c.architectures = ['GPT2ForTokenClassification'])));
+    const err = await loadTokenClassifier(dir, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'model_load_failed' });
+    expect((err as Error).message).toMatch(/GPT2ForTokenClassification.*BertForTokenClassification.*XLMRobertaForTokenClassification/s);
+  });
+
+  it('names the type of a tokenizer.json model it does not know', async () => {
+    const dir = copyModel('kserve-hf-roberta', 'odd-tokenizer', false, (d) => editJson(join(d, 'tokenizer.json'), (t) => void ((t.model as Record<string, unknown>).type = 'CharLevel')));
+    const err = await loadTokenClassifier(dir, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'model_load_failed' });
+    expect((err as Error).message).toContain('"CharLevel"');
+  });
+
+  it('names both sizes when the tokenizer has more ids than the embedding has rows', async () => {
+    const onnxDir = copyModel('kserve-hf', 'small-vocab-onnx', true, (d) => editJson(join(d, 'config.json'), (c) => void (c.vocab_size = 20000)));
+    const err = await loadTokenClassifier(onnxDir, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/30522 token ids.*20000 rows/);
+    const ckDir = copyModel('kserve-hf', 'small-vocab-ck', false, (d) => editJson(join(d, 'config.json'), (c) => void (c.vocab_size = 20000)));
+    const err2 = await loadTokenClassifier(ckDir, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e);
+    expect(err2).toMatchObject({ code: 'model_load_failed' });
+    expect((err2 as Error).message).toMatch(/word_embeddings\.weight has shape \[30522, 32\].*\[20000, 32\]/);
+  });
+
+  it('does not lower-case for an XLM-R tokenizer even when asked (transformers ignores do_lower_case there), and cuts at 512 tokens', async () => {
+    const c = await loadTokenClassifier(join(root, 'xlmr'), { cacheDir: join(root, 'cache'), disableLowerCase: false });
+    try {
+      expect(c.info).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer.json', maxLength: 512 });
+      const long = Array.from({ length: 700 }, (_, i) => `w${i}`).join(' ');
+      const r = await c.predictTokenIds([long]);
+      expect(r.truncated).toEqual([true]);
+      expect(r.classIds[0]).toHaveLength(512);
+    } finally {
+      await c.dispose();
+    }
+  });
+});
