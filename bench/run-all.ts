@@ -51,6 +51,13 @@ const BENCHES: BenchEntry[] = [
   // Always all the CPUs the process may use (the point of this one), whatever --threads says.
   { name: 'server-limit', title: 'Serving vs the in-process limit (worker threads, all CPUs, fp32 and int8)', file: 'server-limit', exports: ['runServerLimitBench'], adapter: { calls: (o) => [{ quick: o.quick, log: o.log }] } },
   { name: 'batch-forecast', title: 'Batch forecast of many series from a DataFrame', file: 'batch-forecast', exports: ['runBatchForecastBench'] },
+  {
+    name: 'checkpoint-build',
+    title: 'Graphs built from safetensors: Chronos-Bolt built vs torch export (speed), base-sized build time and peak RSS',
+    file: 'checkpoint-build',
+    exports: ['runCheckpointBuildBench'],
+    adapter: { calls: (o) => [{ quick: o.quick, threads: o.threads, cacheDir: o.cacheDir, log: o.log }] },
+  },
   { name: 'scaling', title: 'Scaling: how cost grows with series count, series length and text length', file: 'scaling', exports: ['runScalingBench'] },
   { name: 'profile', title: 'Profile of the hot paths (node --cpu-prof)', file: 'lib/profile-hot-paths', exports: ['runProfileBench'] },
 ];

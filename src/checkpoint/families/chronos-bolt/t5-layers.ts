@@ -30,16 +30,29 @@ export function matmulWeight(t: T5Context, graphName: string, names: readonly st
     const out = new Float32Array(inDim * total);
     let col = 0;
     names.forEach((n, k) => {
-      const w = t.ck.float32(n, [outDims[k], inDim]);
-      for (let o = 0; o < outDims[k]; o++) {
-        for (let i = 0; i < inDim; i++) {
-          out[i * total + col + o] = w[o * inDim + i];
-        }
-      }
+      transposeInto(t.ck.float32(n, [outDims[k], inDim]), outDims[k], inDim, out, total, col);
       col += outDims[k];
     });
     return out;
   });
+}
+
+const TILE = 32;
+
+/** `out[i * stride + col + o] = w[o * cols + i]` for w [rows, cols], in cache-sized tiles (a plain loop strides through memory on every write). */
+function transposeInto(w: Float32Array, rows: number, cols: number, out: Float32Array, stride: number, col: number): void {
+  for (let o0 = 0; o0 < rows; o0 += TILE) {
+    const o1 = Math.min(rows, o0 + TILE);
+    for (let i0 = 0; i0 < cols; i0 += TILE) {
+      const i1 = Math.min(cols, i0 + TILE);
+      for (let i = i0; i < i1; i++) {
+        const base = i * stride + col;
+        for (let o = o0; o < o1; o++) {
+          out[base + o] = w[o * cols + i];
+        }
+      }
+    }
+  }
 }
 
 /** A checkpoint vector (bias, norm weight) as a lazy initializer of the same name. */
