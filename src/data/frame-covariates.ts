@@ -108,7 +108,8 @@ export function attachFutureCovariates<T extends TimeSeriesInput>(futureFrame: F
   for (const input of inputs) {
     const rows = (rowsOf.get(input.name) ?? []).map((r) => ({ r, at: instant(stamps[r]) })).sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
     const start = input.start_timestamp ?? '1970-01-01T00:00:00Z';
-    const zoneOf = typeof input.time_zone === 'string' ? input.time_zone : undefined;
+    const seriesZone = (input as { time_zone?: unknown }).time_zone;
+    const zoneOf = typeof seriesZone === 'string' ? seriesZone : undefined;
     const expected = Array.from({ length: horizon }, (_, h) => parseTimestamp(advanceTimestamp(start, input.frequency, input.series.length + h, zoneOf))?.utc);
     let problem: string | undefined;
     if (rows.length !== horizon) {
