@@ -110,23 +110,43 @@ function solveInPlace(A: Float64Array, b: Float64Array, n: number): void {
   }
 }
 
-/** Stationary covariance of the state (r × r, row-major), unit innovation variance. */
-export function stationaryStateCovariance(phiR: Float64Array, R: Float64Array, phi: Float64Array, theta: Float64Array): Float64Array {
+/**
+ * First row of the stationary state covariance, unit innovation variance: P[0][0] = γ(0) and
+ * P[0][j] = Σ_{l=1}^{r−j} φ_{j+l} γ(l) + Σ_{l=0}^{r−1−j} θ_{j+l} ψ_l (the state's j-th entry is
+ * Σ_l φ_{j+l} w_{t−l} + Σ_l θ_{j+l} e_{t−l}). All the Chandrasekhar start needs.
+ */
+export function stationaryFirstRow(phiR: Float64Array, R: Float64Array, phi: Float64Array, theta: Float64Array): Float64Array {
   const r = R.length;
   const { gamma, psi } = armaAutocovariance(phi, theta, r);
-  const P = new Float64Array(r * r);
-  // First row: P[0][j] = Σ_{l=1}^{r−j} φ_{j+l} γ(l) + Σ_{l=0}^{r−1−j} θ_{j+l} ψ_l.
-  P[0] = gamma[0];
+  const row = new Float64Array(r);
+  row[0] = gamma[0];
   for (let j = 1; j < r; j++) {
     let s = 0;
     for (let l = 1; l <= r - j; l++) {
-      s += phiR[j + l - 1] * gamma[l];
+      const f = phiR[j + l - 1];
+      if (f !== 0) {
+        s += f * gamma[l];
+      }
     }
     for (let l = 0; l <= r - 1 - j; l++) {
-      s += R[j + l] * psi[l];
+      const c = R[j + l];
+      if (c !== 0) {
+        s += c * psi[l];
+      }
     }
-    P[j] = s;
-    P[j * r] = s;
+    row[j] = s;
+  }
+  return row;
+}
+
+/** Stationary covariance of the state (r × r, row-major), unit innovation variance. */
+export function stationaryStateCovariance(phiR: Float64Array, R: Float64Array, phi: Float64Array, theta: Float64Array): Float64Array {
+  const r = R.length;
+  const row = stationaryFirstRow(phiR, R, phi, theta);
+  const P = new Float64Array(r * r);
+  for (let j = 0; j < r; j++) {
+    P[j] = row[j];
+    P[j * r] = row[j];
   }
   // P = T P Tᵀ + R Rᵀ elementwise, from the bottom-right corner up.
   for (let i = r - 1; i >= 1; i--) {
@@ -165,7 +185,7 @@ function chandrasekharFilter(w: Float64Array, phi: Float64Array, theta: Float64A
   const R = new Float64Array(r);
   R[0] = 1;
   R.set(theta, 1);
-  const P0 = stationaryStateCovariance(phiR.subarray(0, r), R, phi, theta);
+  const P0 = stationaryFirstRow(phiR.subarray(0, r), R, phi, theta);
   const residuals = keepResiduals ? new Float64Array(w.length) : undefined;
   let F = P0[0];
   // K = T P Z′ / F, W = K, M = −F: P_2 − P_1 = −K F Kᵀ when P_1 is the stationary covariance.
