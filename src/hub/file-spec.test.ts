@@ -25,7 +25,7 @@ describe('selectFiles', () => {
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('tokenizer_config.json')).missing).toEqual([
       'config.json',
       'one of (tokenizer.json, vocab.txt)',
-      'one of (onnx/model.onnx, model.onnx)',
+      'one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json)',
     ]);
   });
 
@@ -35,7 +35,8 @@ describe('selectFiles', () => {
     const chosen = selectFiles(q, has('config.json', 'vocab.txt', 'onnx/model.onnx', 'onnx/model_quantized.onnx')).chosen;
     expect(chosen).toContain('onnx/model_quantized.onnx');
     expect(chosen).not.toContain('onnx/model.onnx');
-    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual(['onnx/model_quantized.onnx']);
+    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual(['one of (onnx/model_quantized.onnx, model.safetensors, model.safetensors.index.json)']);
+    expect(selectFiles(q, has('config.json', 'vocab.txt', 'onnx/model.onnx', 'model.safetensors')).chosen).toEqual(['config.json', 'vocab.txt', 'model.safetensors']);
   });
 
   it('forecast preset needs config.json and one ONNX graph or safetensors checkpoint, the graph first', () => {

@@ -15,21 +15,8 @@ export interface FileSpec {
 
 /** Options of {@link tokenClassificationFiles}. */
 export interface TokenClassificationFilesOptions {
-  /** Fetch `onnx/model_quantized.onnx` instead of the full-precision graph (required then). @default false */
+  /** Fetch `onnx/model_quantized.onnx` (else the checkpoint, built as int8) instead of the full-precision graph. @default false */
   quantized?: boolean;
-}
-
-/**
- * Files of a token-classification repo: `config.json`; `tokenizer.json` or `vocab.txt`;
- * `onnx/model.onnx` or `model.onnx` — or, with `quantized: true`, `onnx/model_quantized.onnx`
- * alone (the full graph is not downloaded); optional tokenizer config and special tokens map.
- */
-export function tokenClassificationFiles(options: TokenClassificationFilesOptions = {}): FileSpec {
-  return {
-    required: ['config.json', ...(options.quantized ? ['onnx/model_quantized.onnx'] : [])],
-    oneOf: [['tokenizer.json', 'vocab.txt'], ...(options.quantized ? [] : [['onnx/model.onnx', 'model.onnx']])],
-    optional: ['tokenizer_config.json', 'special_tokens_map.json'],
-  };
 }
 
 /** Published token-classification graphs, in preference order (`onnx/model.onnx`, else `model.onnx`). */
@@ -46,6 +33,22 @@ export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
   oneOf: [['tokenizer.json', 'vocab.txt']],
   optional: ['tokenizer_config.json', 'special_tokens_map.json'],
 };
+
+/**
+ * Files of a token-classification repo: `config.json`; `tokenizer.json` or `vocab.txt`;
+ * `onnx/model.onnx` or `model.onnx`, else the safetensors checkpoint inferkit builds the graph from
+ * (`model.safetensors`, or `model.safetensors.index.json`, whose shards `resolveModelGraph` fetches) — or,
+ * with `quantized: true`, `onnx/model_quantized.onnx` else the checkpoint (the full graph is not downloaded);
+ * optional tokenizer config and special tokens map.
+ */
+export function tokenClassificationFiles(options: TokenClassificationFilesOptions = {}): FileSpec {
+  const graphs = options.quantized ? TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS : TOKEN_CLASSIFICATION_GRAPHS;
+  return {
+    required: ['config.json'],
+    oneOf: [['tokenizer.json', 'vocab.txt'], [...graphs, 'model.safetensors', 'model.safetensors.index.json']],
+    optional: ['tokenizer_config.json', 'special_tokens_map.json'],
+  };
+}
 
 /** {@link tokenClassificationFiles} without the quantized model. */
 export const TOKEN_CLASSIFICATION_FILES: FileSpec = tokenClassificationFiles();
