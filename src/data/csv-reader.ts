@@ -108,15 +108,18 @@ export class CsvColumns {
 }
 
 function typed(cells: string[]): unknown[] {
-  let numeric = false;
-  for (const c of cells) {
+  const out: unknown[] = new Array<unknown>(cells.length);
+  let numbers = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
     if (c === '' || MISSING.test(c)) {
-      continue;
-    }
-    if (!DECIMAL.test(c.trim())) {
+      out[i] = null;
+    } else if (DECIMAL.test(c) || DECIMAL.test(c.trim())) {
+      out[i] = Number(c);
+      numbers++;
+    } else {
       return cells.map((v) => (v === '' ? null : v));
     }
-    numeric = true;
   }
-  return numeric ? cells.map((v) => (v === '' || MISSING.test(v) ? null : Number(v))) : cells.map((v) => (v === '' ? null : v));
+  return numbers > 0 ? out : cells.map((v) => (v === '' ? null : v));
 }
