@@ -1,0 +1,101 @@
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Sizes of a TimesFM 2.0 checkpoint to generate. google/timesfm-2.0-500m-pytorch: hidden 1280, 50 layers, 16 heads × 80, intermediate 1280, context 2048. */
+export interface TimesFm20Shape {
+  hidden: number;
+  layers: number;
+  heads: number;
+  headDim: number;
+  intermediate: number;
+  context: number;
+}
+
+/** The real model's sizes (~500 M parameters, 2 GB in float32): too big for the shared 2-core box. */
+export const TIMESFM_20_500M: TimesFm20Shape = { hidden: 1280, layers: 50, heads: 16, headDim: 80, intermediate: 1280, context: 2048 };
+/** The bench's scaled shape: the real width, 4 of 50 layers, context 512 (46 M parameters). */
+export const TIMESFM_20_BENCH: TimesFm20Shape = { hidden: 1280, layers: 4, heads: 16, headDim: 80, intermediate: 1280, context: 512 };
+
+const HORIZON = 128;
+const QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/** Every tensor of a TimesFM 2.0 checkpoint (transformers' layout): name → [shape, init (fan-in for weights, 0 ones, -1 small bias)]. */
+export function timesFm20Tensors(s: TimesFm20Shape): Array<[string, number[], number]> {
+  const out: Array<[string, number[], number]> = [['decoder.freq_emb.weight', [3, s.hidden], 1]];
+  const lin = (p: string, o: number, i: number): void => {
+    out.push([`${p}.weight`, [o, i], i], [`${p}.bias`, [o], -1]);
+  };
+  const residual = (p: string, i: number, o: number): void => {
+    lin(`${p}.input_layer`, s.intermediate, i);
+    lin(`${p}.output_layer`, o, s.intermediate);
+    lin(`${p}.residual_layer`, o, i);
+  };
+  residual('decoder.input_ff_layer', 64, s.hidden);
+  const qkv = s.heads * s.headDim;
+  for (let l = 0; l < s.layers; l++) {
+    const p = `decoder.layers.${l}`;
+    out.push([`${p}.input_layernorm.weight`, [s.hidden], 0], [`${p}.self_attn.scaling`, [s.headDim], -1]);
+    lin(`${p}.self_attn.q_proj`, qkv, s.hidden);
+    lin(`${p}.self_attn.k_proj`, qkv, s.hidden);
+    lin(`${p}.self_attn.v_proj`, qkv, s.hidden);
+    lin(`${p}.self_attn.o_proj`, s.hidden, qkv);
+    out.push([`${p}.mlp.layer_norm.weight`, [s.hidden], 0], [`${p}.mlp.layer_norm.bias`, [s.hidden], -1]);
+    lin(`${p}.mlp.gate_proj`, s.intermediate, s.hidden);
+    lin(`${p}.mlp.down_proj`, s.hidden, s.intermediate);
+  }
+  residual('horizon_ff_layer', s.hidden, HORIZON * (QUANTILES.length + 1));
+  return out;
+}
+
+/** Parameters of a shape. */
+export function timesFm20Parameters(s: TimesFm20Shape): number {
+  return timesFm20Tensors(s).reduce((n, [, shape]) => n + shape.reduce((a, b) => a * b, 1), 0);
+}
+
+/**
+ * Writes a random-weight TimesFM 2.0 checkpoint of `s` (config.json + model.safetensors, float32) into `dir`,
+ * one tensor at a time (seeded, so the same shape gives the same bytes).
+ */
+export function writeTimesFm20Checkpoint(dir: string, s: TimesFm20Shape): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      architectures: ['TimesFmModelForPrediction'], model_type: 'timesfm', context_length: s.context, horizon_length: HORIZON, patch_length: 32, freq_size: 3,
+      hidden_size: s.hidden, intermediate_size: s.intermediate, num_hidden_layers: s.layers, num_attention_heads: s.heads, head_dim: s.headDim,
+      quantiles: QUANTILES, pad_val: 1123581321.0, tolerance: 1e-6, rms_norm_eps: 1e-6, use_positional_embedding: false,
+    }),
+  );
+  const tensors = timesFm20Tensors(s);
+  const header: Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }> = {};
+  let at = 0;
+  for (const [name, shape] of tensors) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
+    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
+    at += bytes;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const fd = openSync(join(dir, 'model.safetensors'), 'w');
+  try {
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(json.length));
+    writeSync(fd, len);
+    writeSync(fd, Buffer.from(json, 'utf8'));
+    let seed = 20261126;
+    const next = (): number => {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      return seed / 2 ** 32 - 0.5;
+    };
+    for (const [, shape, init] of tensors) {
+      const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
+      const scale = init > 0 ? Math.sqrt(12 / init) : 0.2;
+      for (let i = 0; i < v.length; i++) {
+        v[i] = (init === 0 ? 1 : 0) + next() * scale;
+      }
+      writeSync(fd, new Uint8Array(v.buffer));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
