@@ -92,7 +92,7 @@ async function initFolder(folder: string, flags: InitFlags): Promise<void> {
   process.stdout.write(
     [
       `kernel "${kernel.name}" (${kernel.displayName}) → ${kernel.dir}, registered with ${kernel.python}; it runs this folder's tslab.`,
-      `Next: cd ${shellWord(folder)} && jupyter lab forecast.ipynb${flags.kernelPrefix === undefined ? '' : `   (with JUPYTER_PATH=${resolve(flags.kernelPrefix)}/share/jupyter)`}`,
+      `Next: ${resolve(folder) === process.cwd() ? '' : `cd ${shellWord(folder)} && `}jupyter lab forecast.ipynb${flags.kernelPrefix === undefined ? '' : `   (with JUPYTER_PATH=${resolve(flags.kernelPrefix)}/share/jupyter)`}`,
       '',
     ].join('\n'),
   );
