@@ -4,6 +4,8 @@
 # the stored notebooks are not touched (scripts/execute-notebooks.sh stores the outputs).
 #
 # Needs (Debian): jupyter-nbconvert python3-ipykernel jupyter-client; chromium for the PNG charts.
+# A failing cell is printed with its source and everything it wrote (stderr included); the executed copy
+# (outputs up to the failure) stays in $NOTEBOOK_OUT.
 #   scripts/run-notebooks.sh                      # all notebooks
 #   scripts/run-notebooks.sh notebooks/03-*.ipynb # some
 # Env: NOTEBOOK_OUT, NOTEBOOK_TIMEOUT (seconds per cell, default 300), INFERKIT_PYTHON (default /usr/bin/python3).
@@ -24,14 +26,19 @@ if [ "$#" -gt 0 ]; then NOTEBOOKS=("$@"); else NOTEBOOKS=(notebooks/*.ipynb); fi
 failed=()
 for nb in "${NOTEBOOKS[@]}"; do
   start=$(date +%s)
-  if "$PY" -m nbconvert --to notebook --execute \
-      --ExecutePreprocessor.timeout="${NOTEBOOK_TIMEOUT:-300}" \
-      --ExecutePreprocessor.kernel_name=tslab \
-      --output-dir "$OUT" "$nb" >"$OUT/$(basename "$nb" .ipynb).log" 2>&1; then
+  log="$OUT/$(basename "$nb" .ipynb).log"
+  # execute-notebook.py (nbclient, as nbconvert --execute) keeps the executed copy and, on a failure, reports
+  # the failing cell with everything it wrote: tslab puts a thrown error's message on stderr, not in ename/evalue.
+  if "$PY" "$ROOT/scripts/execute-notebook.py" --timeout "${NOTEBOOK_TIMEOUT:-300}" --kernel tslab \
+      --output-dir "$OUT" "$nb" >"$log" 2>&1; then
     echo "ok     $nb ($(( $(date +%s) - start )) s)"
   else
-    echo "FAILED $nb ($(( $(date +%s) - start )) s); log: $OUT/$(basename "$nb" .ipynb).log"
-    tail -n 25 "$OUT/$(basename "$nb" .ipynb).log" | sed 's/^/    /'
+    echo "FAILED $nb ($(( $(date +%s) - start )) s); log: $log; executed copy: $OUT/$(basename "$nb")"
+    if grep -q '^=== ' "$log"; then
+      sed -n '/^=== /,/^===$/p' "$log" | sed 's/^/    /'
+    else
+      tail -n 40 "$log" | sed 's/^/    /'
+    fi
     failed+=("$nb")
   fi
 done

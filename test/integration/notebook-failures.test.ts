@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runGroup } from './run-group.js';
+
+/** A tslab notebook of the given code cells. */
+function notebook(cells: string[]): string {
+  return JSON.stringify({
+    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source })),
+    metadata: { kernelspec: { display_name: 'TypeScript', language: 'typescript', name: 'tslab' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('headless notebook runs (scripts/run-notebooks.sh)', () => {
+  it('print the failing cell with what it wrote to stderr, and keep the executed copy', { timeout: 240_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-nbfail-'));
+    await writeFile(join(dir, 'fail.ipynb'), notebook([
+      "console.log('first cell ran');",
+      "console.error('loading 24 series');\nthrow new Error('boom: the cause');",
+      "console.log('never runs');",
+    ]));
+    const r = await runGroup('bash', ['scripts/run-notebooks.sh', join(dir, 'fail.ipynb')], { env: { ...process.env, NOTEBOOK_OUT: join(dir, 'out') }, timeoutMs: 200_000 });
+    expect(r.code).toBe(1);
+    // nbconvert alone said only "<Error>:" (tslab sends no ename/evalue); the cause was on the cell's stderr.
+    expect(r.stdout).toContain('fail.ipynb: cell 2 of 3 raised an error');
+    expect(r.stdout).toContain("throw new Error('boom: the cause');");
+    expect(r.stdout).toContain('[stderr] loading 24 series');
+    expect(r.stdout).toContain('[stderr] Error: boom: the cause');
+    const executed = await readFile(join(dir, 'out', 'fail.ipynb'), 'utf8');
+    expect(executed).toContain('first cell ran');
+    expect(executed).not.toContain('never runs"');
+  });
+
+  it('leave no tslab kernel running when the run is killed (a CI timeout)', { timeout: 240_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-nbkill-'));
+    const pidFile = join(dir, 'kernel.pid');
+    await writeFile(join(dir, 'hang.ipynb'), notebook([
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`,
+    ]));
+    let group = 0;
+    const running = runGroup('bash', ['scripts/run-notebooks.sh', join(dir, 'hang.ipynb')], { env: { ...process.env, NOTEBOOK_OUT: join(dir, 'out') }, timeoutMs: 200_000, onStart: (g) => (group = g) });
+    for (let i = 0; i < 1200 && !existsSync(pidFile); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const kernel = Number(await readFile(pidFile, 'utf8'));
+    expect(alive(kernel)).toBe(true);
+    // What a CI timeout does: kill the runner's whole process group. The kernel lives in its own session.
+    process.kill(-group, 'SIGKILL');
+    await running;
+    for (let i = 0; i < 150 && alive(kernel); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(alive(kernel), `tslab kernel ${kernel} still running`).toBe(false);
+  });
+});
