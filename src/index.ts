@@ -84,6 +84,8 @@ export type { TokenizerEngine, LowerCaseSource, MaxLengthSource } from './runtim
 export type { V1OutputKind } from './runtime/token-classification/kserve-outputs.js';
 export type { AggregationStrategy, Entity, GroupedEntity, TokenEntity } from './runtime/token-classification/group-entities.js';
 export { loadChronosBolt } from './runtime/forecast/load-chronos-bolt.js';
+export { loadForecastModel, FORECAST_LOADERS } from './runtime/forecast/load-forecast-model.js';
+export type { ForecastLoader, ForecastLoaderOptions } from './runtime/forecast/load-forecast-model.js';
 export { loadChronos2 } from './runtime/forecast/chronos-2/load-chronos-2.js';
 export type { LoadChronos2Options } from './runtime/forecast/chronos-2/load-chronos-2.js';
 export type { Chronos2Model, Chronos2Options, Chronos2PredictOptions } from './runtime/forecast/chronos-2/create-chronos-2.js';
