@@ -34,6 +34,7 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
         const parsed = parseContract(ForecastRequestSchema, request.body, 'forecast request');
         const entry = ctx.registry.find(scopeOf(ctx, request), parsed.model);
         ctx.modelOf.set(request, entry.name);
+        ctx.entryOf.set(request, entry);
         // A service whose manifest failed (no task) answers 503 with its reason below, as on V1/V2.
         if (entry.task !== undefined && entry.task !== 'time_series_forecast') {
           throw new InferkitError('model_not_found', `model "${entry.name}" is not a forecasting model (task ${entry.task})`, { param: 'model' });

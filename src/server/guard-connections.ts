@@ -100,12 +100,16 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
     perPeer.set(peer, ofPeer + 1);
     fresh.add(socket);
     // A probe sends its whole request at once: in the headroom, one still without an answer by then is closed too.
+    // Checked after the next poll phase (setImmediate): after an event-loop stall the timer fires
+    // before the bytes already waiting in the kernel are read, and would close a client that did send.
     const timer = setTimeout(() => {
-      fresh.delete(socket);
-      const c = conns.get(socket);
-      if (!socket.destroyed && (socket.bytesRead === 0 || (c?.probeOnly === true && !c.busy))) {
-        close(socket, 'first_byte_timeout');
-      }
+      setImmediate(() => {
+        fresh.delete(socket);
+        const c = conns.get(socket);
+        if (!socket.destroyed && (socket.bytesRead === 0 || (c?.probeOnly === true && !c.busy))) {
+          close(socket, 'first_byte_timeout');
+        }
+      });
     }, limits.firstByteTimeoutMs);
     timer.unref();
     socket.once('close', () => {

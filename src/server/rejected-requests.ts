@@ -51,7 +51,7 @@ export class RejectedRequests {
       this.timedOut.add(socket);
       return;
     }
-    this.metrics.requests.inc({ model: '', route: REJECTED_ROUTE, status: String(r.status) });
+    this.metrics.requests.inc({ model: '', service: '', namespace: '', route: REJECTED_ROUTE, status: String(r.status) });
     this.log?.(rejectionLogLine(r));
   }
 }

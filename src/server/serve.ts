@@ -10,6 +10,7 @@ import type { InferenceOptions, InferencePlan } from './inference-plan.js';
 import { ModelRegistry, type ModelState } from './model-registry.js';
 import { rejectionLogLine, RejectedRequests } from './rejected-requests.js';
 import { requestLogLine } from './request-log.js';
+import { requestLabels } from './request-labels.js';
 import { scopeOf, type ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { applyServerLimits, checkingInterval, ModelQueue, resolveLimits, type ServerLimits } from './guard-limits.js';
@@ -128,7 +129,7 @@ export async function serve(manifests: readonly InferenceService[], given: Serve
       warn(`warning: service ${e.service}: ${w}`);
     }
   }
-  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel), textCaps: limits };
+  const ctx: ServerContext = { registry, metrics, domain, version: SERVER_VERSION, startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), modelOf: new WeakMap(), entryOf: new WeakMap(), queue: new ModelQueue(limits.maxQueuePerModel), textCaps: limits };
   const rejected = new RejectedRequests(metrics, options.logRequests ? (options.log ?? stderrLine) : undefined);
   const app = Fastify({
     logger: false,
@@ -206,10 +207,9 @@ function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOp
       if (!wasAborted(reply)) {
         return;
       }
-      const model = ctx.modelOf.get(request) ?? '';
       // Node answered 408 itself (a body not received in time): a timeout, not a client abort.
       const timedOut = rejected.timedOutRequest(request);
-      ctx.metrics.requests.inc({ model, route, status: timedOut ? '408' : 'aborted' });
+      ctx.metrics.requests.inc({ ...requestLabels(ctx, request), route, status: timedOut ? '408' : 'aborted' });
       if (timedOut && options.logRequests) {
         log(rejectionLogLine({ status: 408, reason: 'ERR_HTTP_REQUEST_TIMEOUT', method: request.method, path: request.url }));
       }
@@ -218,7 +218,7 @@ function installHooks(app: FastifyInstance, ctx: ServerContext, options: ServeOp
   app.addHook('onRequest', async (request) => rejectUnknownHost(ctx, request));
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request);
-    const labels = { model: ctx.modelOf.get(request) ?? '', route, status: String(reply.statusCode) };
+    const labels = { ...requestLabels(ctx, request), route, status: String(reply.statusCode) };
     ctx.metrics.requests.inc(labels);
     ctx.metrics.duration.observe(labels, reply.elapsedTime / 1000);
     if (options.logRequests) {

@@ -19,6 +19,8 @@ export interface ServerContext {
   startedAt: string;
   /** Model label of a request for metrics and logs (set once the route knows the model). */
   modelOf: WeakMap<FastifyRequest, string>;
+  /** The model entry a request reached (service and namespace labels of its metrics; request-labels.ts). */
+  entryOf: WeakMap<FastifyRequest, ModelEntry>;
   /** Per-model request limit (503 with `Retry-After` beyond it). */
   queue?: ModelQueue;
   /** Per-request caps on texts and tokens of token-classification requests (400 beyond them). */
@@ -34,6 +36,7 @@ export function scopeOf(ctx: ServerContext, request: FastifyRequest): HostScope 
 export function findModel(ctx: ServerContext, request: FastifyRequest, name: string): ModelEntry {
   const entry = ctx.registry.find(scopeOf(ctx, request), name);
   ctx.modelOf.set(request, entry.name);
+  ctx.entryOf.set(request, entry);
   return entry;
 }
 

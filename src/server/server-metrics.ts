@@ -1,13 +1,17 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/** Labels of the request metrics: the model and its service (request-labels.ts), the route pattern, the status. */
+export type RequestLabel = 'model' | 'service' | 'namespace' | 'route' | 'status';
+const REQUEST_LABELS: RequestLabel[] = ['model', 'service', 'namespace', 'route', 'status'];
+
 /** Prometheus metrics of one server, on its own registry (two servers never share counters). */
 export interface ServerMetrics {
   /** The registry `/metrics` renders. */
   registry: Registry;
-  /** `inferkit_requests_total{model,route,status}`. */
-  requests: Counter<'model' | 'route' | 'status'>;
-  /** `inferkit_request_duration_seconds{model,route,status}`. */
-  duration: Histogram<'model' | 'route' | 'status'>;
+  /** `inferkit_requests_total{model,service,namespace,route,status}`. */
+  requests: Counter<RequestLabel>;
+  /** `inferkit_request_duration_seconds{model,service,namespace,route,status}`. */
+  duration: Histogram<RequestLabel>;
   /** `inferkit_requests_in_flight{route}`. */
   inFlight: Gauge<'route'>;
   /** `inferkit_batch_size{model}`: texts (token classification) or series (forecast) per model call. */
@@ -32,14 +36,14 @@ export function createServerMetrics(): ServerMetrics {
     registry,
     requests: new Counter({
       name: 'inferkit_requests_total',
-      help: 'HTTP requests by model, route pattern and status code',
-      labelNames: ['model', 'route', 'status'],
+      help: 'HTTP requests by model, InferenceService (name, namespace), route pattern and status code',
+      labelNames: REQUEST_LABELS,
       registers,
     }),
     duration: new Histogram({
       name: 'inferkit_request_duration_seconds',
-      help: 'HTTP request latency by model, route pattern and status code',
-      labelNames: ['model', 'route', 'status'],
+      help: 'HTTP request latency by model, InferenceService (name, namespace), route pattern and status code',
+      labelNames: REQUEST_LABELS,
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),

@@ -35,7 +35,7 @@ describe('client disconnects', () => {
     expect(ok.status).toBe(200);
     await expect
       .poll(async () => (await http(server.url, '/metrics')).text)
-      .toMatch(/inferkit_requests_total\{model="bert2",route="\/v2\/models\/:name\/infer",status="aborted"\} 5/);
+      .toMatch(/inferkit_requests_total\{model="bert2",service="[^"]*",namespace="[^"]*",route="\/v2\/models\/:name\/infer",status="aborted"\} 5/);
     const metrics = (await http(server.url, '/metrics')).text;
     expect(metrics).toMatch(/inferkit_requests_in_flight\{route="\/v2\/models\/:name\/infer"\} 0/);
     expect(metrics).toMatch(/inferkit_batch_size_count\{model="bert2"\} 1\b/);
@@ -47,7 +47,7 @@ describe('client disconnects', () => {
     expect(ok.status).toBe(200);
     await expect
       .poll(async () => (await http(server.url, '/metrics')).text)
-      .toMatch(/inferkit_requests_total\{model="chronos",route="\/v1\/timeseries\/forecast",status="aborted"\} 5/);
+      .toMatch(/inferkit_requests_total\{model="chronos",service="[^"]*",namespace="[^"]*",route="\/v1\/timeseries\/forecast",status="aborted"\} 5/);
     const metrics = (await http(server.url, '/metrics')).text;
     expect(metrics).toMatch(/inferkit_requests_in_flight\{route="\/v1\/timeseries\/forecast"\} 0/);
     // Only the good request's series reached the model: one call of one series.
@@ -66,6 +66,8 @@ describe('a heavy request whose client leaves while its model call runs', () => 
       port: 0,
       maxWaitMs: 5,
       maxBatchSize: 8,
+      // 20,000 texts: far past the default per-request caps, which are not what this test is about.
+      limits: { maxTextsPerRequest: 20_000, maxTokensPerRequest: 1_000_000 },
       loaders: {
         token_classification: async (c) => {
           const model = await (fixtures.token_classification as NonNullable<typeof fixtures.token_classification>)(c);
@@ -108,7 +110,7 @@ describe('a heavy request whose client leaves while its model call runs', () => 
       }
       expect([...outcomes].sort()).toEqual(['done 1', expect.stringMatching(/^stopped 20000: Inference aborted/)]);
       const metrics = (await http(heavy.url, '/metrics')).text;
-      expect(metrics).toMatch(/inferkit_requests_total\{model="bert2",route="\/v2\/models\/:name\/infer",status="aborted"\} 1\b/);
+      expect(metrics).toMatch(/inferkit_requests_total\{model="bert2",service="[^"]*",namespace="[^"]*",route="\/v2\/models\/:name\/infer",status="aborted"\} 1\b/);
       expect(metrics).toMatch(/inferkit_requests_in_flight\{route="\/v2\/models\/:name\/infer"\} 0/);
     } finally {
       await heavy.close();

@@ -93,7 +93,7 @@ describe('AutoETS served in worker threads', () => {
     socket.destroy();
     await expect
       .poll(async () => (await http(inWorkers.url, '/metrics')).text, { timeout: 30_000 })
-      .toMatch(/inferkit_requests_total\{model="ets",route="\/v1\/timeseries\/forecast",status="aborted"\} 1\b/);
+      .toMatch(/inferkit_requests_total\{model="ets",service="[^"]*",namespace="[^"]*",route="\/v1\/timeseries\/forecast",status="aborted"\} 1\b/);
     const ok = await http(inWorkers.url, '/v1/timeseries/forecast', { body: body(2) });
     expect(ok.status).toBe(200);
     expect((await http(inWorkers.url, '/metrics')).text).toMatch(/inferkit_requests_in_flight\{route="\/v1\/timeseries\/forecast"\} 0/);

@@ -22,7 +22,7 @@ afterAll(() => server?.close());
 const raw = (text: string, ms = 3000): Promise<string> => rawExchange(server.port, text, ms);
 
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
-const count = (metrics: string, status: number) => Number(new RegExp(`inferkit_requests_total\\{model="",route="rejected",status="${status}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+const count = (metrics: string, status: number) => Number(new RegExp(`inferkit_requests_total\\{model="",service="[^"]*",namespace="[^"]*",route="rejected",status="${status}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 
 describe('requests rejected before any route runs are counted and logged', () => {
   it('408, 431, 400 (malformed, bad percent-encoding) and 414 appear in the request metrics and the request log', async () => {
@@ -48,7 +48,7 @@ describe('a request timeout on a routed request (stalled body)', () => {
     const a = await raw('POST /v2/models/bert2/infer HTTP/1.1\r\nHost: localhost\r\nContent-Length: 500\r\n\r\n{"inputs":');
     expect(statusOf(a)).toBe(408);
     const metrics = (await http(server.url, '/metrics')).text;
-    expect(metrics).toMatch(/inferkit_requests_total\{model="",route="\/v2\/models\/:name\/infer",status="408"\} 1\n/);
+    expect(metrics).toMatch(/inferkit_requests_total\{model="",service="[^"]*",namespace="[^"]*",route="\/v2\/models\/:name\/infer",status="408"\} 1\n/);
     expect(metrics).not.toMatch(/status="aborted"/);
     expect(metrics).toMatch(/inferkit_requests_in_flight\{route="\/v2\/models\/:name\/infer"\} 0\n/);
     expect(lines.some((l) => l.includes('"path":"/v2/models/bert2/infer","status":408'))).toBe(true);

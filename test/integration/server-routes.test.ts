@@ -133,7 +133,7 @@ describe('serve: health, metadata, listing, metrics, OpenAPI', () => {
     const r = await http(server.url, '/metrics');
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toMatch(/text\/plain/);
-    expect(r.text).toMatch(/inferkit_requests_total\{model="bert",route="\/v1\/models\/:name",status="200"\} \d+/);
+    expect(r.text).toMatch(/inferkit_requests_total\{model="bert",service="[^"]*",namespace="[^"]*",route="\/v1\/models\/:name",status="200"\} \d+/);
     expect(r.text).toMatch(/inferkit_request_duration_seconds_bucket\{le="[^"]+",model="bert"/);
     expect(r.text).toMatch(/inferkit_batch_size_count\{model="bert"\} \d+/);
     expect(r.text).toMatch(/inferkit_requests_in_flight\{route="\/metrics"\} 1/);
