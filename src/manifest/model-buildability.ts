@@ -31,11 +31,16 @@ export interface BuildFindings {
  * never quote the arg): a hub id inferkit knows → its family (an error when that family's builder is missing
  * or the id's layout is one no builder reads); another `…timesfm…` id → a warning that only its `config.json`
  * will tell; a local folder with a `config.json` → its `architectures` through architectureOf (an unknown one is
- * an error naming `architectures`, `model_type` and the supported list). Baselines and other ids: nothing.
+ * an error naming `architectures`, `model_type` and the supported list). A token-classification folder without
+ * an ONNX graph: its `architectures` must be one inferkit builds. Baselines and other ids: nothing.
  */
 export function modelBuildFindings(config: Pick<RuntimeConfig, 'modelId' | 'args'>, task: ServeTask | undefined): BuildFindings {
   const found: BuildFindings = { errors: [], warnings: [] };
   const source = config.modelId ?? config.args.values.model_dir;
+  if (task === 'token_classification' && source !== undefined) {
+    tokenFolderFindings(source, found);
+    return found;
+  }
   if (task !== 'time_series_forecast' || source === undefined || baselineOf(config.modelId) !== undefined) {
     return found;
   }
@@ -91,5 +96,30 @@ function folderFindings(dir: string, found: BuildFindings): void {
       throw e;
     }
     found.errors.push(e.message);
+  }
+}
+
+/**
+ * A local token-classification folder without a published ONNX graph: its `config.json` must name an
+ * architecture inferkit builds (a folder with an ONNX graph loads whatever its architecture).
+ */
+function tokenFolderFindings(source: string, found: BuildFindings): void {
+  let ref: ReturnType<typeof parseModelRef>;
+  try {
+    ref = parseModelRef(source);
+  } catch {
+    return;
+  }
+  if (ref.kind !== 'local' || ['onnx/model.onnx', 'model.onnx'].some((p) => existsSync(join(ref.path, p)))) {
+    return;
+  }
+  const path = join(ref.path, 'config.json');
+  if (!existsSync(path)) {
+    return;
+  }
+  try {
+    architectureOf(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, 'the model folder (no ONNX graph, so inferkit builds one from config.json + model.safetensors)', 'token-classification');
+  } catch (e) {
+    found.errors.push(e instanceof Error ? e.message : String(e));
   }
 }
