@@ -161,6 +161,10 @@ async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<Forecas
     patchSize: spec.patch_length,
     contextLength: spec.context_length,
     rollout: 'median',
+    // Idle replicas (0 once disposed); undefined for a session that cannot tell.
+    get spareRuns(): number | undefined {
+      return live ? live.idleRuns : 0;
+    },
     get busyMs(): number | undefined {
       return live?.busyMs;
     },

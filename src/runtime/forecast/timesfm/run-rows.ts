@@ -18,15 +18,19 @@ export interface RunRowsOptions {
 }
 
 /**
- * Runs prepared rows through a TimesFM session: rows sorted by length and cut into runs of `batchSize`, each
+ * Runs prepared rows through a TimesFM session: rows sorted by length and cut into runs of `batchSize` (on session
+ * replicas, into at least one run per idle replica), each
  * run's rows left-padded (value 0, padding 1) to its longest; runs handed over ahead as the Chronos-Bolt runner
  * does. Returns, per output name, one Float32Array of `rowValues` per row in input order.
  */
 export async function runRows(session: OrtSession, rows: readonly PreparedRow[], options: RunRowsOptions): Promise<Record<string, Float32Array[]>> {
   const order = rows.map((_, i) => i).sort((a, b) => rows[a].time - rows[b].time || a - b);
+  // Session replicas: at least one run per idle replica (per replica when none is idle), so a call runs side by side.
+  const parallel = session.parallelRuns ?? 1;
+  const size = parallel > 1 ? Math.max(1, Math.min(options.batchSize, Math.ceil(rows.length / (session.idleRuns || parallel)))) : options.batchSize;
   const runs: number[][] = [];
-  for (let at = 0; at < order.length; at += options.batchSize) {
-    runs.push(order.slice(at, at + options.batchSize));
+  for (let at = 0; at < order.length; at += size) {
+    runs.push(order.slice(at, at + size));
   }
   const result: Record<string, Float32Array[]> = Object.fromEntries(options.outputs.map((o) => [o, new Array<Float32Array>(rows.length)]));
   await runAhead(

@@ -66,6 +66,22 @@ describe('TimesFM through the forecast protocol', () => {
   });
 });
 
+describe('TimesFM on session replicas (worker threads)', () => {
+  it('a call is cut into one run per replica and answers as the in-thread model, bit for bit', async () => {
+    const runs: number[] = [];
+    const pooled = await loadTimesFm(MODEL_20, { cacheDir, name: 'tfm', session: { worker: true, replicas: 2, intraOpThreads: 1 }, onRun: (rows) => runs.push(rows) });
+    try {
+      const batch = [0, 1, 2, 3].map((k) => Float32Array.from(series, (v) => v * (k + 1)));
+      const [a, b] = [await pooled.predict(batch, 16), await model.predict(batch, 16)];
+      expect(runs).toEqual([2, 2]);
+      expect(a.values).toEqual(b.values);
+      expect(a.mean).toEqual(b.mean);
+    } finally {
+      await pooled.dispose();
+    }
+  });
+});
+
 describe('TimesFM checkpoints inferkit cannot build say why', () => {
   it('a config field the builder does not handle is a model_load_failed naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inferkit-timesfm-bad-'));
