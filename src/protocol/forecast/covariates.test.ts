@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isInferkitError } from '../../errors.js';
+import type { ForecastModel, ForecastTask } from '../../runtime/forecast/forecast-model.js';
 import { seasonalNaive } from '../../runtime/forecast/seasonal-naive.js';
 import { localForecaster } from './local-forecaster.js';
 import { toApiError } from './error-response.js';
@@ -58,5 +59,36 @@ describe('covariates on the wire (inferkit extension)', () => {
     // Covariates are inputs, not echoed onto the forecast.
     expect(out?.content[0]).not.toHaveProperty('past_covariates');
     expect(out?.content[0]).not.toHaveProperty('future_covariates');
+  });
+});
+
+describe('a model that reads tasks (predictTasks)', () => {
+  /** Forecasts the last target value plus the first known-future covariate, and cannot use past-only covariates. */
+  const lastPlusFuture: ForecastModel = {
+    name: 'xreg',
+    nativeHorizon: Number.POSITIVE_INFINITY,
+    quantiles: [0.5],
+    predict: () => Promise.reject(new Error('predictTasks only')),
+    predictTasks: (tasks: readonly ForecastTask[], horizon: number) =>
+      Promise.resolve({
+        levels: [0.5],
+        values: tasks.flatMap((t) => t.targets.map((x) => Float32Array.from({ length: horizon }, (_, h) => x[x.length - 1] + (t.futureCovariates[0]?.future[h] ?? 0)))),
+        taskWarnings: tasks.flatMap((t, task) => (t.pastCovariates.length > 0 ? [{ task, code: 'covariates_ignored', message: 'past-only covariates are not used', field: 'past_covariates' as const }] : [])),
+      }),
+    dispose: () => Promise.resolve(),
+  };
+
+  it('gets each input with its covariates, and its task warnings land on that input', async () => {
+    const res = await localForecaster(lastPlusFuture).forecast({
+      model: 'xreg',
+      inputs: [
+        { type: 'univariate_time_series', name: 'plain', series: [1, 2, 3], frequency: 'D' },
+        { type: 'univariate_time_series', name: 'cov', series: [1, 2, 5], frequency: 'D', past_covariates: { temp: [0, 0, 0], promo: [0, 1, 0] }, future_covariates: { promo: [10, 20] } },
+      ],
+      options: { horizon: 2 },
+    });
+    expect(res.outputs.map((o) => o.content[0]?.mean_forecast)).toEqual([[3, 3], [15, 25]]);
+    expect(res.outputs[0]?.warnings).toBeUndefined();
+    expect(res.outputs[1]?.warnings).toEqual([{ code: 'covariates_ignored', message: 'past-only covariates are not used', param: 'inputs[1].past_covariates' }]);
   });
 });

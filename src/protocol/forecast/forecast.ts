@@ -37,8 +37,9 @@ const INPUT_FIELDS = new Set(['type', 'name', 'series', 'frequency', 'start_time
  * - Every variable of every input is one series of one batch (multivariate inputs are forecast
  *   variable by variable and reassembled time first). A model with `predictTasks` (Chronos-2) gets each
  *   input as one jointly forecast group with its covariates instead, for the whole horizon; for any other
- *   model an input's covariates are not used and its output carries a `covariates_ignored` warning. Horizons beyond the native length are
- *   rolled out (the request's `options.rollout`, else this call's `rollout`, else the model's: all
+ *   model an input's covariates are not used and its output carries a `covariates_ignored` warning (a
+ *   `predictTasks` model reports what it could not use in `taskWarnings`, put on that input's output).
+ *   Horizons beyond the native length are rolled out (the request's `options.rollout`, else this call's `rollout`, else the model's: all
  *   quantile paths for Chronos-Bolt, see predictHorizon); quantile levels are read from the sorted
  *   model values and interpolated (clamped beyond the model's outer levels); keys are
  *   `String(level)` of the parsed number (`0.10` in JSON becomes `"0.1"`). `mean_forecast` is the
@@ -77,6 +78,7 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
     frequencies.push(...p.variables.map(() => p.input.frequency));
   }
   const tasks = plans.flatMap((p) => ('error' in p ? [] : [taskOf(p.input, p.variables)]));
+  const taskOfPlan = new Map(plans.flatMap((p, i) => ('error' in p ? [] : [i])).map((planIndex, task) => [planIndex, task]));
   const result =
     batch.length === 0
       ? undefined
@@ -119,8 +121,12 @@ export async function forecast(model: ForecastModel, request: ForecastRequest, o
         content[key] = value;
       }
     }
-    const warning = model.predictTasks === undefined ? covariatesIgnored(p.input, i, model.name) : undefined;
-    return { type: 'time_series_forecast', id: randomUUID(), status: 'completed', content: [content], error: null, ...(warning ? { warnings: [warning] } : {}) };
+    const ignored = model.predictTasks === undefined ? covariatesIgnored(p.input, i, model.name) : undefined;
+    const warnings = [
+      ...(ignored ? [ignored] : []),
+      ...(result.taskWarnings ?? []).filter((w) => w.task === taskOfPlan.get(i)).map((w) => ({ code: w.code, message: w.message, param: `inputs[${i}]${w.field ? `.${w.field}` : ''}` })),
+    ];
+    return { type: 'time_series_forecast', id: randomUUID(), status: 'completed', content: [content], error: null, ...(warnings.length > 0 ? { warnings } : {}) };
   });
   const failures = outputs.filter((o) => o.status === 'error');
   const all = failures.length === outputs.length;

@@ -27,6 +27,11 @@ export interface ModelForecast {
   values: Float32Array[];
   /** One Float32Array [horizon] per input series, when the model forecasts a mean. */
   mean?: Float32Array[];
+  /**
+   * `predictTasks` only: what the model could not use of a task (e.g. past-only covariates a model with
+   * exogenous regressors cannot read), by task index; the protocol puts each on that input's output `warnings`.
+   */
+  taskWarnings?: Array<{ task: number; code: string; message: string; field?: 'past_covariates' | 'future_covariates' }>;
 }
 
 /**
