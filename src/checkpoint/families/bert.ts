@@ -78,7 +78,7 @@ export function bertLayoutSpec(ck: Checkpoint, layout: Layout): EncoderSpec {
 
 function entry(layout: Layout): GraphBuilderEntry {
   return {
-    version: 1,
+    version: 2,
     variants: ['int8'],
     build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildEncoderTokenClassifier(ck, bertLayoutSpec(ck, layout), options.variant === 'int8'),
   };

@@ -67,7 +67,7 @@ export function distilBertSpec(ck: Checkpoint): EncoderSpec {
 
 /** `DistilBertForTokenClassification`. */
 export const DISTILBERT_BUILDER: GraphBuilderEntry = {
-  version: 1,
+  version: 2,
   variants: ['int8'],
   build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildEncoderTokenClassifier(ck, distilBertSpec(ck), options.variant === 'int8'),
 };

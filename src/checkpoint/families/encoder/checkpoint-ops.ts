@@ -111,7 +111,8 @@ export const ACTIVATIONS = ['gelu', 'relu', 'gelu_new', 'gelu_pytorch_tanh', 'ge
 /** `act(x)`: erf GELU (ORT fuses it into one Gelu kernel), ReLU, or the tanh approximation. */
 export function activation(g: OnnxGraphBuilder, x: string, name: string, source: string): string {
   if (name === 'gelu') {
-    const erf = g.op('Erf', [g.op('Mul', [x, g.floatScalar(Math.SQRT1_2)])]);
+    // Div by √2 (not Mul by 1/√2): the form ORT's GeluFusion matches (then BiasGelu with the Linear's bias).
+    const erf = g.op('Erf', [g.op('Div', [x, g.floatScalar(Math.SQRT2)])]);
     return g.op('Mul', [g.op('Mul', [x, g.op('Add', [erf, g.floatScalar(1)])]), g.floatScalar(0.5)]);
   }
   if (name === 'relu') {
