@@ -143,9 +143,17 @@ async function served(model: string, c: Case): Promise<Array<{ mean_forecast: nu
 }
 
 describe("served from KServe's TimesFM manifest (mock hub, 127.0.0.1)", () => {
+  it('downloaded only config.json and model.safetensors of each repo (no ONNX graph exists; the graph was built)', () => {
+    const gets = hub.requests.filter((r) => r.method === 'GET' && r.status === 200 && /\/resolve\//.test(r.path)).map((r) => r.path.replace(/^.*\/resolve\/[^/]+\//, ''));
+    expect([...new Set(gets)].sort()).toEqual(['config.json', 'model.safetensors']);
+  });
+
   it.each(V20.cases.map((c) => [c.name, c] as const))('2.0 %s: mean_forecast = column 0, quantiles = the model levels sorted per step', async (_, c) => {
     const got = await served('timesfm-2-0', c);
     c.full_predictions.forEach((full, i) => expectSeries(`${c.name} s${i}`, got[i].mean_forecast, (q, h) => got[i].quantiles[String(LEVELS[q])][h], full, c.mean_predictions[i], true));
+    // Served = in-kernel, bit for bit (the JSON holds the shortest decimal of each float32).
+    const kernel = await (await local('2.0')).predict(c.series.map((s) => Float32Array.from(s)), c.horizon, { frequencies: (c.freq ?? []).map((i) => FREQ[i]) });
+    got.forEach((g, i) => expect(g.mean_forecast.map(Math.fround)).toEqual(Array.from(kernel.mean![i])));
   });
 
   it.each(V25.cases.filter((c) => c.kwargs === undefined || Object.keys(c.kwargs).length === 0).map((c) => [c.name, c] as const))(
