@@ -83,12 +83,14 @@ describe('TimesFM on session replicas (worker threads)', () => {
 });
 
 describe('TimesFM checkpoints inferkit cannot build say why', () => {
-  it('a config field the builder does not handle is a model_load_failed naming it', async () => {
+  it('a config field the builder does not handle, or one the tensors contradict, is a model_load_failed naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inferkit-timesfm-bad-'));
     cpSync(MODEL_20, dir, { recursive: true });
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, use_positional_embedding: true }));
     await expect(loadTimesFm(dir, { cacheDir })).rejects.toMatchObject({ code: 'model_load_failed', param: 'use_positional_embedding' });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, hidden_size: 32 }));
+    await expect(loadTimesFm(dir, { cacheDir })).rejects.toMatchObject({ code: 'model_load_failed', message: expect.stringMatching(/decoder\.freq_emb\.weight.*model\.safetensors|model\.safetensors.*decoder\.freq_emb\.weight/) });
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, horizon_length: 256 }));
     await expect(loadTimesFm(dir, { cacheDir })).rejects.toMatchObject({ code: 'model_load_failed', param: 'horizon_ff_layer.output_layer.weight' });
   });
