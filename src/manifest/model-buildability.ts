@@ -54,7 +54,8 @@ export function modelBuildFindings(config: Pick<RuntimeConfig, 'modelId' | 'args
     folderFindings(ref.path, found);
     return found;
   }
-  const known = KNOWN_HUB_MODELS.find((k) => k.id.test(ref.repo));
+  const repo = ref.repo; // a const: tslab's TypeScript 5.0 drops the narrowing of `let ref` inside closures
+  const known = KNOWN_HUB_MODELS.find((k) => k.id.test(repo));
   if (known?.why !== undefined) {
     found.errors.push(`--model_id ${known.why}`);
   } else if (known?.family !== undefined && GRAPH_BUILDERS[known.family] === undefined) {
@@ -110,10 +111,11 @@ function tokenFolderFindings(source: string, found: BuildFindings): void {
   } catch {
     return;
   }
-  if (ref.kind !== 'local' || ['onnx/model.onnx', 'model.onnx'].some((p) => existsSync(join(ref.path, p)))) {
+  const folder = ref.kind === 'local' ? ref.path : undefined; // a const for the closure (tslab's TypeScript 5.0)
+  if (folder === undefined || ['onnx/model.onnx', 'model.onnx'].some((p) => existsSync(join(folder, p)))) {
     return;
   }
-  const path = join(ref.path, 'config.json');
+  const path = join(folder, 'config.json');
   if (!existsSync(path)) {
     return;
   }

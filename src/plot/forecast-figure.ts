@@ -101,7 +101,7 @@ function seriesTraces(v: SeriesView, o: ViewOptions, axes: { x: string; y: strin
     traces.push({ type: 'scatter', mode: 'lines', name: 'history', legendgroup: 'history', showlegend: first, x: h.x, y: h.y, line: { color: HISTORY_COLOR, width: 1.5 }, ...ref, meta: name });
   }
   // Each model's lines start at the last observation, so history and forecast join.
-  const lastAt = h === undefined ? -1 : h.y.findLastIndex((y) => y !== null);
+  const lastAt = h === undefined ? -1 : h.y.reduce<number>((at, y, i) => (y !== null ? i : at), -1); // no findLastIndex: tslab's lib is ES2022
   const joined = (y: (number | null)[] | undefined): { x: (string | number)[]; y: (number | null)[] } =>
     h !== undefined && lastAt >= 0 && lastAt === h.y.length - 1 ? { x: [h.x[lastAt], ...f.x], y: [h.y[lastAt], ...(y ?? [])] } : { x: f.x, y: y ?? [] };
   const several = o.models.length > 1 || o.models[0]?.name !== 'mean';

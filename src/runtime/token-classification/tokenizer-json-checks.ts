@@ -11,10 +11,11 @@ export function checkTokenizerModel(json: Record<string, unknown>, path: string,
     throw new InferkitError('model_load_failed', `${path}: tokenizer model type ${JSON.stringify(type ?? null)} is not one inferkit tokenizes (${TOKENIZER_MODEL_TYPES.join(', ')})`, { param: 'model.type' });
   }
   let size = 0;
-  if (Array.isArray(model?.vocab)) {
-    size = model.vocab.length; // Unigram: [piece, score] pairs, id = index
-  } else if (model?.vocab !== null && typeof model?.vocab === 'object') {
-    for (const id of Object.values(model.vocab as Record<string, unknown>)) {
+  const vocab = model?.vocab; // one const: tslab's TypeScript 5.0 does not narrow `model` through `model?.vocab`
+  if (Array.isArray(vocab)) {
+    size = vocab.length; // Unigram: [piece, score] pairs, id = index
+  } else if (vocab !== null && typeof vocab === 'object') {
+    for (const id of Object.values(vocab as Record<string, unknown>)) {
       size = typeof id === 'number' ? Math.max(size, id + 1) : size;
     }
   }
