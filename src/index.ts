@@ -179,6 +179,7 @@ export type { FrameSeries } from './data/frame-to-inputs.js';
 export { terminalProgress, notebookProgress } from './data/progress-bar.js';
 export type { ProgressBarOptions } from './data/progress-bar.js';
 export { readCsv, writeCsv, parseCsv, parseCsvFrame, toCsv } from './data/csv.js';
+export type { CsvReadOptions } from './data/csv.js';
 export { inferFrequency } from './data/infer-frequency.js';
 export type { InferredFrequency } from './data/infer-frequency.js';
 export type { ParsedTimestamp } from './data/timestamps.js';

@@ -85,6 +85,12 @@ describe('CSV typing', () => {
     expect(parseCsvFrame('').shape).toEqual([0, 0]);
   });
 
+  it('reads another delimiter (pandas\' sep), in text and streamed', async () => {
+    expect(parseCsvFrame('id;value\na;1,5\n', { delimiter: ';' }).toRows()).toEqual([{ id: 'a', value: '1,5' }]);
+    const frame = await readCsv(await tempFile('semi.csv', 'id;value\na;2\n'), { delimiter: ';' });
+    expect(frame.toRows()).toEqual([{ id: 'a', value: 2 }]);
+  });
+
   it("a blank header cell (pandas' index column) is named like pandas names it", () => {
     expect(parseCsvFrame(',y\n0,1.5\n1,2\n').toRows()).toEqual([{ 'Unnamed: 0': 0, y: 1.5 }, { 'Unnamed: 0': 1, y: 2 }]);
   });

@@ -7,6 +7,12 @@ import { CSV_PARSE_OPTIONS, CsvColumns } from './csv-reader.js';
 import type { Frame } from './frame/frame.js';
 import { formatTimestamp } from './timestamps.js';
 
+/** Options of {@link readCsv} and {@link parseCsvFrame}. */
+export interface CsvReadOptions {
+  /** The cell separator (pandas' `sep`), one character or more. @default "," */
+  delimiter?: string;
+}
+
 /**
  * Parses CSV text with a header row into an inferkit Frame, strictly (csv-parse, RFC 4180): an unclosed or
  * stray quote, a duplicate header or a row with more or fewer cells than the header throws an InferkitError
@@ -14,10 +20,10 @@ import { formatTimestamp } from './timestamps.js';
  * numbers (never from hex or binary literals such as `0x1A`, which stay text); empty cells are null; everything
  * else (timestamps included) stays a string, offsets intact. A header-only text keeps its columns.
  */
-export function parseCsvFrame(text: string, source = 'CSV'): Frame {
-  const columns = new CsvColumns(source);
+export function parseCsvFrame(text: string, options: CsvReadOptions = {}): Frame {
+  const columns = new CsvColumns('CSV');
   try {
-    parseSync(text, { ...CSV_PARSE_OPTIONS, on_record: (record: string[], context) => (columns.add(record, context.lines), null) });
+    parseSync(text, { ...CSV_PARSE_OPTIONS, delimiter: options.delimiter ?? ',', on_record: (record: string[], context) => (columns.add(record, context.lines), null) });
   } catch (e) {
     throw columns.error(e);
   }
@@ -33,15 +39,16 @@ export function parseCsv(text: string): Row[] {
  * Reads a CSV file into an inferkit Frame, streamed (the file is never held whole as text); the same strict
  * rules and typing as {@link parseCsvFrame}, errors naming the file, line and column.
  */
-export async function readCsv(path: string): Promise<Frame> {
+export async function readCsv(path: string, options: CsvReadOptions = {}): Promise<Frame> {
   const columns = new CsvColumns(path);
+  const delimiter = options.delimiter ?? ',';
   try {
-    await streamRecords(path, (record) => columns.add(record, 0));
+    await streamRecords(path, delimiter, (record) => columns.add(record, 0));
   } catch (e) {
     let last: number | undefined;
     if ((e as { code?: unknown }).code === 'CSV_QUOTE_NOT_CLOSED') {
       // Where the unclosed cell starts: after the last whole record, which a second, slower pass finds.
-      await streamRecords(path, (_, line) => (last = line), true).catch(() => undefined);
+      await streamRecords(path, delimiter, (_, line) => (last = line), true).catch(() => undefined);
     }
     throw columns.error(e, last);
   }
@@ -52,8 +59,8 @@ export async function readCsv(path: string): Promise<Frame> {
  * Parses a file record by record. Without `lines`, records are read from the parser in a `readable` loop (~3×
  * less CPU than `on_record`, whose per-record context costs) and `line` is 0; with it, from `on_record`.
  */
-function streamRecords(path: string, take: (record: string[], line: number) => void, lines = false): Promise<void> {
-  const parser = parse({ ...CSV_PARSE_OPTIONS, ...(lines ? { on_record: (r: string[], context: { lines: number }) => (take(r, context.lines), null) } : {}) });
+function streamRecords(path: string, delimiter: string, take: (record: string[], line: number) => void, lines = false): Promise<void> {
+  const parser = parse({ ...CSV_PARSE_OPTIONS, delimiter, ...(lines ? { on_record: (r: string[], context: { lines: number }) => (take(r, context.lines), null) } : {}) });
   const input = createReadStream(path);
   return new Promise<void>((resolve, reject) => {
     const fail = (e: unknown): void => {
