@@ -9,7 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { alive, attack, keepAliveLoad, loop, once, rssOf, startServer, type Attack, type Outcome } from './lib/attack-load.js';
+import { spawn } from 'node:child_process';
+import { alive, keepAliveLoad, loop, once, rssOf, startServer, type Outcome } from './lib/attack-load.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { formatNumber, percentile } from './lib/stats.js';
 import { renderTable } from './lib/table.js';
@@ -36,10 +37,36 @@ const served = (o: readonly Outcome[]) => (o.length === 0 ? '—' : `${formatNum
 const p99 = (o: readonly Outcome[]) => formatNumber(percentile(o.filter((x) => x.status === 200).map((x) => x.ms), 99));
 const mib = (bytes: number) => (Number.isFinite(bytes) ? formatNumber(bytes / 2 ** 20) : '—');
 
-/** Runs the normal client (fresh connection per request) and a probe every 250 ms for `seconds` while `start()`'s attack runs. */
-async function underAttack(port: number, pid: number, seconds: number, start: () => Attack | undefined): Promise<string[]> {
+/** An attack (attack-process.ts) in its own process; `stop()` resolves with the connections it made. */
+function startAttack(port: number, count: number, mode: 'reconnect' | 'held' | 'drip'): { stop: () => Promise<string> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/attack-process.ts', String(port), String(count), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        proc.once('exit', () => resolve(out.trim() || '?'));
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Why requests failed: `CODE×n` for each error or status other than 200. */
+function failures(o: readonly Outcome[]): string {
+  const counts = new Map<string, number>();
+  for (const x of o) {
+    if (x.status !== 200) {
+      const k = x.error ?? String(x.status);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([k, n]) => `${k}×${n}`).join(', ') || 'none';
+}
+
+/** Runs the normal client (fresh connection per request) and a probe every 250 ms for `seconds` while an attack runs. */
+async function underAttack(port: number, pid: number, seconds: number, start: () => { stop: () => Promise<string> } | undefined): Promise<string[]> {
   const a = start();
-  await new Promise((r) => setTimeout(r, 500));
+  await new Promise((r) => setTimeout(r, 1500));
   const stop = new AbortController();
   let peak = rssOf(pid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 250);
@@ -47,20 +74,20 @@ async function underAttack(port: number, pid: number, seconds: number, start: ()
   const [client, probes] = await Promise.all([loop(stop.signal, () => once(port, PREDICT, BODY, 2000)), loop(stop.signal, () => once(port, '/v2/health/live', undefined, 1000), 250)]);
   clearTimeout(timer);
   clearInterval(sampler);
-  a?.stop();
+  const opened = a ? await a.stop() : '0';
   await new Promise((r) => setTimeout(r, 2500));
-  return [served(client), p99(client), served(probes), p99(probes), mib(peak), formatNumber(loadavg()[0]), a ? String(a.opened()) : '0'];
+  return [served(client), p99(client), failures(client), served(probes), p99(probes), failures(probes), mib(peak), formatNumber(loadavg()[0]), opened];
 }
 
 async function attacks(o: Options, env: Record<string, string>): Promise<string[][]> {
   const server = await startServer([MANIFEST, '--port', '0'], env);
   const rows: string[][] = [];
   try {
-    const cases: Array<[string, string, () => Attack | undefined]> = [
+    const cases: Array<[string, string, () => { stop: () => Promise<string> } | undefined]> = [
       ['baseline', 'none', () => undefined],
-      ['idle flood, reconnecting', '1,100 sockets that send nothing and reconnect when closed', () => attack(server.port, 1100, { reconnect: true })],
-      ['idle sockets, held', '2,000 sockets that send nothing (not reopened)', () => attack(server.port, 2000, { reconnect: false })],
-      ['slowloris', '300 sockets, one header byte a second, reconnecting', () => attack(server.port, 300, { reconnect: true, drip: true })],
+      ['idle flood, reconnecting', '1,100 sockets that send nothing and reconnect when closed', () => startAttack(server.port, 1100, 'reconnect')],
+      ['idle sockets, held', '2,000 sockets that send nothing (not reopened)', () => startAttack(server.port, 2000, 'held')],
+      ['slowloris', '1,100 sockets, one header byte a second, reconnecting', () => startAttack(server.port, 1100, 'drip')],
     ];
     for (const [name, what, start] of cases) {
       rows.push([name, what, ...(await underAttack(server.port, server.pid, o.seconds, start))]);
@@ -72,7 +99,7 @@ async function attacks(o: Options, env: Record<string, string>): Promise<string[
     setTimeout(() => stop.abort(), o.soakSeconds * 1000);
     const [soak, client] = await Promise.all([keepAliveLoad(server.port, PREDICT, BODY, 16, stop.signal), loop(stop.signal, () => once(server.port, PREDICT, BODY, 2000))]);
     clearInterval(sampler);
-    rows.push([`soak ${o.soakSeconds} s`, `16 keep-alive clients back to back: ${served(soak)}, p99 ${p99(soak)} ms; RSS ${mib(rssStart)} → ${mib(rssOf(server.pid))} MiB`, served(client), p99(client), '—', '—', mib(peak), formatNumber(loadavg()[0]), '0']);
+    rows.push([`soak ${o.soakSeconds} s`, `16 keep-alive clients back to back: ${served(soak)}, p99 ${p99(soak)} ms; RSS ${mib(rssStart)} → ${mib(rssOf(server.pid))} MiB`, served(client), p99(client), failures(client), '—', '—', '—', mib(peak), formatNumber(loadavg()[0]), '0']);
   } finally {
     server.proc.kill('SIGKILL');
   }
@@ -131,10 +158,10 @@ export async function runReliabilityBench(o: Options): Promise<string> {
       '',
       renderTable({
         title: `Attacks (${o.seconds} s each) with a normal client and a liveness probe alongside`,
-        headers: ['scenario', 'attack', 'client served', 'client p99 ms', 'probes served', 'probe p99 ms', 'server RSS peak MiB', 'load avg', 'attack connections'],
+        headers: ['scenario', 'attack', 'client served', 'client p99 ms', 'client failures', 'probes served', 'probe p99 ms', 'probe failures', 'server RSS peak MiB', 'load avg', 'attack connections'],
         rows: attackRows,
         notes: [
-          'client: one V1 predict per new connection, back to back, 2 s timeout; probe: GET /v2/health/live every 250 ms, 1 s timeout (the kubelet default)',
+          'client: one V1 predict per new connection, back to back, 2 s timeout; probe: GET /v2/health/live every 250 ms, 1 s timeout (the kubelet default); the attack runs in its own process (bench/lib/attack-process.ts)',
           'server: `inferkit serve examples/token-classification.yaml` in its own process, default limits (1,024 connections, 256 per peer, 2 s first-byte timeout, 64 probe headroom); attack and clients share the loopback address',
         ],
       }),

@@ -31,6 +31,8 @@ export interface ConnectionGuard {
 
 interface Conn {
   peer: string;
+  /** A read phase has passed since it opened: bytes it sent at once have been read (until then it is not evicted for sending none). */
+  settled: boolean;
   probeOnly: boolean;
   /** A request is being answered. */
   busy: boolean;
@@ -46,7 +48,10 @@ interface Conn {
  * - at the cap (or at its peer's share) a new connection evicts the oldest one that is not in a
  *   request: first those that never sent a byte, then idle keep-alive ones (a clean FIN between
  *   requests, as the keep-alive timeout would send) — so a flood of idle sockets only evicts itself;
- * - a peer's connections beyond `maxConnectionsPerPeer` evict that peer's own idle ones;
+ * - last, one whose request headers are still incomplete (a slowloris dripping header bytes; a real
+ *   client sends its headers at once) — a connection whose request has been read is never evicted;
+ * - a peer's connections beyond `maxConnectionsPerPeer` evict that peer's own idle ones (loopback
+ *   addresses have no share: every local process shares them);
  * - when no connection can be evicted, up to `probeHeadroom` more are admitted for health and
  *   readiness probes only (the routes refuse anything else with 503 and `Connection: close`; one
  *   that has not sent a whole request within `firstByteTimeoutMs` is closed); beyond it, refused.
@@ -64,15 +69,18 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
     onClose(reason);
     socket.destroy();
   };
-  const evictable = (socket: Socket, c: Conn): boolean => !c.busy && socket.bytesRead === c.bytesAtIdle;
-  const evictFrom = (set: Set<Socket>, peer?: string): boolean => {
+  const evictable = (socket: Socket, c: Conn): boolean => c.settled && !c.busy && socket.bytesRead === c.bytesAtIdle;
+  // Headers still incomplete (a slowloris drips them; a client sends them at once): evicted after the
+  // idle ones, oldest first, so a drip of header bytes cannot hold a slot a client needs.
+  const partial = (_socket: Socket, c: Conn): boolean => c.settled && !c.busy;
+  const evictFrom = (set: Set<Socket>, peer: string | undefined, pick: (s: Socket, c: Conn) => boolean): boolean => {
     for (const s of set) {
       const c = conns.get(s);
-      if (c === undefined || !evictable(s, c)) {
+      if (c === undefined || c.busy || s.destroyed) {
         set.delete(s);
         continue;
       }
-      if (peer !== undefined && c.peer !== peer) {
+      if ((peer !== undefined && c.peer !== peer) || !pick(s, c)) {
         continue;
       }
       set.delete(s);
@@ -81,13 +89,15 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
     }
     return false;
   };
-  const evict = (peer?: string): boolean => evictFrom(fresh, peer) || evictFrom(idle, peer);
+  const evict = (peer?: string): boolean =>
+    evictFrom(fresh, peer, evictable) || evictFrom(idle, peer, evictable) || evictFrom(fresh, peer, partial) || evictFrom(idle, peer, partial);
 
   server.on('connection', (socket: Socket) => {
     const peer = socket.remoteAddress ?? '';
     const ofPeer = perPeer.get(peer) ?? 0;
+    const overShare = ofPeer >= limits.maxConnectionsPerPeer && !isLoopback(peer);
     const full: ConnectionCloseReason | undefined =
-      ofPeer >= limits.maxConnectionsPerPeer && !evict(peer) ? 'peer_limit' : conns.size - probeOnly >= limits.maxConnections && !evict() ? 'connection_limit' : undefined;
+      overShare && !evict(peer) ? 'peer_limit' : conns.size - probeOnly >= limits.maxConnections && !evict() ? 'connection_limit' : undefined;
     const headroom = full !== undefined;
     if (full !== undefined) {
       if (probeOnly >= limits.probeHeadroom) {
@@ -96,7 +106,10 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
       }
       probeOnly++;
     }
-    conns.set(socket, { peer, probeOnly: headroom, busy: false, bytesAtIdle: 0 });
+    const conn: Conn = { peer, settled: false, probeOnly: headroom, busy: false, bytesAtIdle: 0 };
+    conns.set(socket, conn);
+    // Accepted in this poll phase; its first bytes are read in the next one, after which the second check phase runs.
+    setImmediate(() => setImmediate(() => (conn.settled = true)));
     perPeer.set(peer, ofPeer + 1);
     fresh.add(socket);
     // A probe sends its whole request at once: in the headroom, one still without an answer by then is closed too.
@@ -104,7 +117,6 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
     // before the bytes already waiting in the kernel are read, and would close a client that did send.
     const timer = setTimeout(() => {
       setImmediate(() => {
-        fresh.delete(socket);
         const c = conns.get(socket);
         if (!socket.destroyed && (socket.bytesRead === 0 || (c?.probeOnly === true && !c.busy))) {
           close(socket, 'first_byte_timeout');
@@ -162,6 +174,11 @@ export function installConnectionGuard(server: Server, limits: ConnectionLimits,
       return ended;
     },
   };
+}
+
+/** Loopback peers are every local process at once (a sidecar, `kubectl port-forward`, the user): no per-peer share. */
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 /** Liveness and readiness routes: the only ones a connection in the probe headroom may reach. */

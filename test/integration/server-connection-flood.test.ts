@@ -4,7 +4,7 @@ import { serve, type RunningServer } from '../../src/server/serve.js';
 import { fixtureLoaders, http, isvc, nerFixtureDir, v2 } from './server-http.js';
 
 // The attack of issue 28 (N1) scaled to a CI box: a cap of 64 connections against 80 reconnecting
-// idle sockets, 150 held ones, and 70 that send half a request line and stall.
+// idle sockets, 150 held ones, 80 reconnecting ones that drip their headers, and 66 stalled uploads.
 let server: RunningServer;
 const CAP = 64;
 
@@ -95,8 +95,16 @@ describe('connection guard (issue 28 N1)', () => {
     expect(before).toBeGreaterThan(0);
   });
 
+  it('evicts connections still sending their headers (a reconnecting slowloris) when a client needs the slot', async () => {
+    const drip = flood(CAP + 16, true, 'GET /v2/health/live HTTP/1.1\r\nHost: 127');
+    await new Promise((r) => setTimeout(r, 400));
+    const inferences = await client(20, infer);
+    drip.stop();
+    expect(served(inferences)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('keeps probes answerable when every slot is taken by a request in progress; other routes get 503 there', async () => {
-    const stalled = flood(CAP + 2, false, 'GET /v2/health/live HTTP/1.1\r\nHost: 127');
+    const stalled = flood(CAP + 2, false, 'POST /v2/models/bert2/infer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"inputs"');
     await new Promise((r) => setTimeout(r, 300));
     const probes = await client(10, live);
     const readiness = await client(5, ready);
