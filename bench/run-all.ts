@@ -58,6 +58,13 @@ const BENCHES: BenchEntry[] = [
     exports: ['runCheckpointBuildBench'],
     adapter: { calls: (o) => [{ quick: o.quick, threads: o.threads, cacheDir: o.cacheDir, log: o.log }] },
   },
+  {
+    name: 'token-checkpoint-build',
+    title: 'Token classifiers built from safetensors: BERT built vs torch export (speed), BERT-base build time and peak RSS, built vs generated graph, int8 vs fp32',
+    file: 'token-checkpoint-build',
+    exports: ['runTokenCheckpointBench'],
+    adapter: { calls: (o) => [{ quick: o.quick, threads: o.threads, log: o.log }] },
+  },
   { name: 'scaling', title: 'Scaling: how cost grows with series count, series length and text length', file: 'scaling', exports: ['runScalingBench'] },
   { name: 'profile', title: 'Profile of the hot paths (node --cpu-prof)', file: 'lib/profile-hot-paths', exports: ['runProfileBench'] },
 ];

@@ -4,26 +4,27 @@
  *    vs the torch export of the same weights (`onnx/model.onnx` beside it): raw `InferenceSession.run`, same
  *    tensors, interleaved runs (target ≥ 0.95×);
  * 2. BERT-base — a random 110 M-parameter `BertForTokenClassification` checkpoint (generated once into the bench
- *    cache) built by `resolveModelGraph` in a fresh process (wall time, the process's peak RSS vs the weights'
+ *    cache) built (openCheckpoint + the BERT builder + the graph cache, what `resolveModelGraph` runs once the files are local) in a fresh process (wall time, the process's peak RSS vs the weights'
  *    size; fp32 and int8), then the built graph's speed vs inferkit's generated BERT-base graph (the fixture
  *    graph measured at 0.96–1.02× of torch's export on 2026-11-23), and the built int8 graph vs the built fp32.
- * Run: `npx tsx bench/token-checkpoint-build.ts [--quick] [--threads N]`.
+ * Run: `npx tsx bench/token-checkpoint-build.ts [--quick] [--threads N]` (env `INFERKIT_KSERVE_HF_MODEL`: the conformance
+ * model folder when it is not at ../shared; `INFERKIT_BENCH_CACHE`: the bench cache).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolveModelGraph } from '../src/checkpoint/resolve-model-graph.js';
-import { TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_SIDE_FILES } from '../src/hub/file-spec.js';
+import { BERT_BUILDER } from '../src/checkpoint/families/bert.js';
+import { cachedGraph } from '../src/checkpoint/graph-cache.js';
+import { openCheckpoint } from '../src/checkpoint/safetensors.js';
 import { createLocalSession, int64Tensor } from '../src/runtime/ort.js';
 import { writeBertCheckpoint } from './lib/bert-checkpoint.js';
 import { BERT_BASE, BERT_SMALL, benchCacheDir, cachedBertRepo, type BertShape } from './lib/graph-cache.js';
 import { formatSummary, median, summarize } from './lib/stats.js';
 import type { Table } from './lib/table.js';
 
-const CONFORMANCE_MODEL = join(process.cwd(), '../shared/conformance/kserve-hf/model');
-const GRAPH = { task: 'token-classification' as const, onnxGraphs: TOKEN_CLASSIFICATION_GRAPHS, files: TOKEN_CLASSIFICATION_SIDE_FILES };
+const CONFORMANCE_MODEL = process.env.INFERKIT_KSERVE_HF_MODEL ?? join(process.cwd(), '../shared/conformance/kserve-hf/model');
 type Session = Awaited<ReturnType<typeof createLocalSession>>;
 
 /** Options of {@link runTokenCheckpointBench}. */
@@ -42,7 +43,7 @@ export async function runTokenCheckpointBench(options: TokenCheckpointBenchOptio
   const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-tc-bench-'));
   try {
     const tables: Table[] = [];
-    const tiny = await resolveModelGraph(CONFORMANCE_MODEL, { ...GRAPH, cacheDir, preferCheckpoint: true });
+    const tiny = await buildBert(CONFORMANCE_MODEL, cacheDir, 'fp32');
     tables.push(await compare('Tiny BERT (conformance kserve-hf: 2 layers, hidden 32): built graph vs the torch export of the same weights', tiny.graphPath, join(CONFORMANCE_MODEL, 'onnx', 'model.onnx'), ['built', 'torch export'], threads, quick, log));
     const shape = quick ? BERT_SMALL : BERT_BASE;
     const dir = join(benchCacheDir(), `bert-checkpoint-L${shape.layers}-H${shape.hidden}-v1`);
@@ -77,7 +78,7 @@ function buildTable(shape: BertShape, weights: number, builds: Array<{ variant: 
   const gib = (n: number): string => `${(n / 2 ** 30).toFixed(2)} GiB`;
   return {
     title: `Building a BERT token-classification graph from safetensors (${shape.layers} layers, hidden ${shape.hidden}, ${(weights / 4 / 1e6).toFixed(0)} M parameters)`,
-    headers: ['variant', 'resolveModelGraph s', 'process peak RSS', 'peak RSS / weights', 'RSS before'],
+    headers: ['variant', 'build s', 'process peak RSS', 'peak RSS / weights', 'RSS before'],
     rows: builds.map(({ variant, report: r }) => [variant, (r.ms / 1000).toFixed(2), gib(r.maxRssBytes), `${(r.maxRssBytes / weights).toFixed(2)}×`, gib(r.startRssBytes)]),
     notes: [
       `Weights ${gib(weights)} F32 (random, generated once into the bench cache). Each build runs in a fresh Node process (tsx): peak RSS is its getrusage maxrss, the Node/tsx baseline included.`,
@@ -138,11 +139,21 @@ async function compare(title: string, a: string, b: string, names: [string, stri
   };
 }
 
+/** The BERT graph of the checkpoint in `dir`, built (or reused) as `resolveModelGraph` does once the files are local. */
+async function buildBert(dir: string, cacheDir: string, variant: string): Promise<{ graphPath: string; cached: boolean }> {
+  const ck = await openCheckpoint(dir);
+  try {
+    return await cachedGraph(ck, { family: 'bert', builderVersion: BERT_BUILDER.version, variant, cacheDir }, (c) => BERT_BUILDER.build(c, { variant }));
+  } finally {
+    ck.close();
+  }
+}
+
 /** Child: build (or reuse) the graph and report time and peak RSS. */
 async function buildInChild(dir: string, cacheDir: string, variant: string): Promise<void> {
   const startRssBytes = process.memoryUsage.rss();
   const t = performance.now();
-  const r = await resolveModelGraph(dir, { ...GRAPH, cacheDir, variant });
+  const r = await buildBert(dir, cacheDir, variant);
   const ms = performance.now() - t;
   const maxRssBytes = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(`${JSON.stringify({ ms, cached: r.cached === true, maxRssBytes, startRssBytes, graphPath: r.graphPath } satisfies ChildReport)}\n`);
