@@ -10,6 +10,9 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** Cells that mean "missing" in an otherwise numeric column (pandas' usual spellings); an empty cell always does. */
 const MISSING = /^(?:nan|na|n\/a|null)$/i;
 
+/** Distinct cells kept per column to share repeated strings; a column with more keeps its own. */
+const POOL_LIMIT = 50_000;
+
 /** What csv-parse's errors carry (CsvError). */
 interface CsvParseError {
   code?: string;
@@ -30,19 +33,42 @@ export class CsvColumns {
   #header: string[] | undefined;
   #cells: string[][] = [];
   #lastLine = 0;
+  /** Per column, the distinct cells seen so far (ids, dates repeat), dropped past {@link POOL_LIMIT}. */
+  #pools: Array<Map<string, string> | undefined> = [];
 
   constructor(readonly source: string) {}
 
   /** Takes one record ending on `line` (0 when unknown). Throws on a duplicate header name. */
   add(record: string[], line: number): void {
-    this.#lastLine = line;
     if (this.#header === undefined) {
+      this.#lastLine = line;
       this.#header = this.#names(record, line || 1);
       this.#cells = this.#header.map(() => []);
+      this.#pools = this.#header.map(() => new Map());
       return;
     }
+    if (line !== 0) {
+      this.#lastLine = line;
+    }
+    const cells = this.#cells;
+    const pools = this.#pools;
     for (let j = 0; j < record.length; j++) {
-      this.#cells[j].push(record[j]);
+      const pool = pools[j];
+      const v = record[j];
+      if (pool === undefined) {
+        cells[j].push(v);
+        continue;
+      }
+      const known = pool.get(v);
+      if (known !== undefined) {
+        cells[j].push(known);
+      } else {
+        cells[j].push(v);
+        pool.set(v, v);
+        if (pool.size > POOL_LIMIT) {
+          pools[j] = undefined;
+        }
+      }
     }
   }
 
@@ -97,7 +123,8 @@ export class CsvColumns {
   /**
    * The table: a column whose non-empty cells are all decimal numbers becomes numbers (empty and NaN/NA/null
    * cells → null); in other columns an empty cell is null and the rest stays text as written (timestamps with
-   * their offsets). A header-only file gives an empty frame with its columns.
+   * their offsets). A header-only file gives an empty frame with its columns. Call it once: it types the
+   * gathered cells in place.
    */
   frame(): Frame {
     const names = this.#header ?? [];
@@ -107,19 +134,35 @@ export class CsvColumns {
   }
 }
 
-function typed(cells: string[]): unknown[] {
-  const out: unknown[] = new Array<unknown>(cells.length);
+/** Types one column in place (see {@link CsvColumns.frame}); returns the same array. */
+function typed(cells: unknown[]): unknown[] {
   let numbers = 0;
   for (let i = 0; i < cells.length; i++) {
-    const c = cells[i];
-    if (c === '' || MISSING.test(c)) {
-      out[i] = null;
-    } else if (DECIMAL.test(c) || DECIMAL.test(c.trim())) {
-      out[i] = Number(c);
+    const c = cells[i] as string;
+    if (DECIMAL.test(c) || (c !== '' && !MISSING.test(c) && DECIMAL.test(c.trim()))) {
       numbers++;
-    } else {
-      return cells.map((v) => (v === '' ? null : v));
+    } else if (c !== '' && !MISSING.test(c)) {
+      return asText(cells);
     }
   }
-  return numbers > 0 ? out : cells.map((v) => (v === '' ? null : v));
+  if (numbers === 0) {
+    return asText(cells);
+  }
+  // Every cell is now a decimal or a missing spelling, which Number reads as NaN.
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i] as string;
+    const n = c === '' ? NaN : Number(c);
+    cells[i] = Number.isNaN(n) ? null : n;
+  }
+  return cells;
+}
+
+/** Empty cells → null, in place. */
+function asText(cells: unknown[]): unknown[] {
+  for (let i = 0; i < cells.length; i++) {
+    if (cells[i] === '') {
+      cells[i] = null;
+    }
+  }
+  return cells;
 }
