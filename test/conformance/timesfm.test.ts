@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,27 @@ async function served(model: string, c: Case): Promise<Array<{ mean_forecast: nu
 }
 
 describe("served from KServe's TimesFM manifest (mock hub, 127.0.0.1)", () => {
+  it('with the model in the cache the same manifest serves offline, reusing the built graph', async () => {
+    const offline = await serve(fromYaml(MANIFEST('timesfm-2-0', 'google/timesfm-2.0-500m-pytorch')).filter((d): d is InferenceService => d.kind === 'InferenceService'), {
+      port: 0,
+      host: '127.0.0.1',
+      loaders: defaultLoaders({ cacheDir: join(root, 'served-cache'), offline: true }),
+    });
+    try {
+      const [state] = await offline.loaded();
+      expect(state.ready, state.reason).toBe(true);
+      const c = V20.cases.find((k) => k.name === 'freq1') as Case;
+      const body = { model: 'timesfm-2-0', inputs: [{ type: 'univariate_time_series', name: 's', series: c.series[0], frequency: 'M' }], options: { horizon: c.horizon } };
+      const [a, b] = await Promise.all([http(offline.url, '/v1/timeseries/forecast', { body }), http(server.url, '/v1/timeseries/forecast', { body })]);
+      expect(a.status, a.text).toBe(200);
+      const mean = (x: typeof a): unknown => (x.json() as { outputs: Array<{ content: Array<{ mean_forecast: number[] }> }> }).outputs[0].content[0].mean_forecast;
+      expect(mean(a)).toEqual(mean(b));
+      expect(readdirSync(join(root, 'served-cache', 'graphs')).filter((d) => d.startsWith('timesfm-2.0-'))).toHaveLength(1);
+    } finally {
+      await offline.close();
+    }
+  });
+
   it('downloaded only config.json and model.safetensors of each repo (no ONNX graph exists; the graph was built)', () => {
     const gets = hub.requests.filter((r) => r.method === 'GET' && r.status === 200 && /\/resolve\//.test(r.path)).map((r) => r.path.replace(/^.*\/resolve\/[^/]+\//, ''));
     expect([...new Set(gets)].sort()).toEqual(['config.json', 'model.safetensors']);
