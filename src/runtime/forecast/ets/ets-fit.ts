@@ -142,6 +142,38 @@ export function fitEtsSpec(y: ArrayLike<number>, spec: EtsSpec, m: number, optio
   };
 }
 
+/** Longest season whose initial states {@link fitEtsThorough} searches (R's `ets` allows no longer one). */
+const MAX_SEARCHED_SEASON = 24;
+
+/**
+ * {@link fitEtsSpec} made to reach the likelihood's optimum as R's `forecast::ets` does: a trended
+ * model is also fitted from a second start (α = 0.7, β = 0.9·α — a fast-moving trend, the optimum
+ * the default start misses on seasonal data fitted without a season), and a seasonal model then has
+ * its m − 1 free initial seasonal states searched too (at most 40·(m + 4) likelihoods), from the
+ * better of those fits (R optimises them for every model; like R's `ets`, which refuses seasons
+ * above 24, longer seasons keep the heuristic's states). The highest likelihood is kept. About twice the time of one plain fit;
+ * on the 153 fits of `../shared/reference/r-forecast/ets-fits.csv` it reaches R's log-likelihood
+ * (−0.01) on 149, against 95 for the plain fit.
+ */
+export function fitEtsThorough(y: ArrayLike<number>, spec: EtsSpec, m: number, options: EtsFitOptions = {}): EtsFit | undefined {
+  let best = fitEtsSpec(y, spec, m, options);
+  if (best === undefined) {
+    return undefined;
+  }
+  const better = (f: EtsFit | undefined): void => {
+    if (f !== undefined && best !== undefined && f.loglik > best.loglik) {
+      best = f;
+    }
+  };
+  if (spec.trend !== 'N' && options.from === undefined) {
+    better(fitEtsSpec(y, spec, m, { ...options, from: { ...best, params: { ...best.params, alpha: 0.7, beta: 0.63 } } }));
+  }
+  if (spec.season !== 'N' && m <= MAX_SEARCHED_SEASON && options.seasonalInit !== true) {
+    better(fitEtsSpec(y, spec, m, { ...options, seasonalInit: true, from: best, maxEvaluations: options.maxEvaluations ?? 40 * (m + 4) }));
+  }
+  return best;
+}
+
 /** Standard deviation of the first differences (a scale for the level's search step), else of the values. */
 function spreadOf(y: ArrayLike<number>): number {
   let s = 0;
