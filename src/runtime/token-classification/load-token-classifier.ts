@@ -171,8 +171,9 @@ async function locate(source: TokenClassifierSource, options: TokenClassifierOpt
     });
   } catch (err) {
     if (local && isInferkitError(err) && err.code === 'model_not_found') {
-      const hint = quantized ? ' (onnx/model_quantized.onnx is asked for by quantized: true; load without it for the full-precision graph)' : '';
-      throw new InferkitError('model_load_failed', `Token-classification model: ${err.message}${hint}`, { cause: err });
+      const graph = quantized ? 'onnx/model_quantized.onnx (asked for by quantized: true; load without it for the full-precision graph)' : 'onnx/model.onnx or model.onnx';
+      const needs = `a token-classification folder holds config.json, tokenizer.json (or vocab.txt), and ${graph} or model.safetensors`;
+      throw new InferkitError('model_load_failed', `${err.message} (${needs})`, { cause: err });
     }
     throw err;
   }
