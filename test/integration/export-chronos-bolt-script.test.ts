@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,19 @@ describe('scripts/export-chronos-bolt.py', () => {
     const help = python([RECORDER, '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/model\s+hub id or local folder of a Chronos-Bolt model/);
+  });
+
+  it.skipIf(!hasPython)('the recorder names a local model folder by its name in cases.json, never by its path on this machine', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'inferkit-recorder-')), 'tiny-bolt');
+    mkdirSync(dir);
+    try {
+      const code = 'import importlib.util, sys; s = importlib.util.spec_from_file_location("r", sys.argv[1]); m = importlib.util.module_from_spec(s); s.loader.exec_module(m); print(m.model_label(sys.argv[2])); print(m.model_label("amazon/chronos-bolt-small"))';
+      const run = python(['-c', code, RECORDER, dir]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout.trim().split('\n')).toEqual(['tiny-bolt', 'amazon/chronos-bolt-small']);
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
   });
 
   it.skipIf(!hasPython || hasTorch)('says which packages to install when PyTorch or chronos-forecasting is missing, and writes nothing', () => {
