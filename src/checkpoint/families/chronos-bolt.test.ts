@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalSession, float32Tensor } from '../../runtime/ort.js';
-import { openCheckpoint } from '../safetensors.js';
+import { openCheckpoint, readHeader } from '../safetensors.js';
 import { buildChronosBoltGraph } from './chronos-bolt.js';
 import { relativePositionBucket } from './chronos-bolt/relative-position.js';
 
@@ -100,5 +100,49 @@ describe.skipIf(!present)('buildChronosBoltGraph: the graph on ONNX Runtime', ()
     }
     await built.release();
     await exported.release();
+  });
+});
+
+/** The conformance checkpoint with every tensor rounded to bfloat16, stored as `dtype` (BF16, or F32 holding the rounded values). */
+function bf16Copy(name: string, dtype: 'BF16' | 'F32'): string {
+  const dir = withConfig(name, () => undefined);
+  const file = join(MODEL, 'model.safetensors');
+  const raw = readFileSync(file);
+  const header: Record<string, unknown> = {};
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const t of readHeader(file)) {
+    const f = new Float32Array(raw.buffer.slice(raw.byteOffset + t.begin, raw.byteOffset + t.end));
+    const u = new Uint32Array(f.buffer);
+    const hi = Uint16Array.from(u, (bits) => (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16); // round to nearest even
+    const bytes = dtype === 'BF16' ? Buffer.from(hi.buffer) : Buffer.from(Uint32Array.from(hi, (h) => h << 16).buffer);
+    header[t.name] = { dtype, shape: t.shape, data_offsets: [at, at + bytes.byteLength] };
+    parts.push(bytes);
+    at += bytes.byteLength;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  writeFileSync(join(dir, 'model.safetensors'), Buffer.concat([len, json, ...parts]));
+  return dir;
+}
+
+describe.skipIf(!present)('buildChronosBoltGraph from a BF16 checkpoint', () => {
+  it('gives what the same (rounded) weights give in F32', async () => {
+    const run = async (dir: string): Promise<Float32Array> => {
+      const ck = await openCheckpoint(dir);
+      const graphPath = join(dir, 'built.onnx');
+      buildChronosBoltGraph(ck).writeExternal(graphPath);
+      ck.close();
+      const s = await createLocalSession(graphPath);
+      const x = Float32Array.from({ length: 64 }, (_, t) => (t % 9 === 0 ? Number.NaN : 20 + Math.cos(t / 3) * 4));
+      const out = (await s.run({ context: float32Tensor(x, [1, 64]) })).quantile_preds.data as Float32Array;
+      await s.release();
+      return out;
+    };
+    const [half, wide] = [await run(bf16Copy('bf16', 'BF16')), await run(bf16Copy('bf16-as-f32', 'F32'))];
+    expect(half).toHaveLength(9 * 16);
+    expect(half.every(Number.isFinite)).toBe(true);
+    half.forEach((v, i) => expect(Math.abs(v - wide[i])).toBeLessThan(1e-5 * Math.max(1, Math.abs(wide[i]))));
   });
 });
