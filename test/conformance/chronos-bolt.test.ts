@@ -1,6 +1,6 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastResponseSchema } from '../../src/contract/forecast.js';
 import type { Forecaster } from '../../src/contract/predictor.js';
 import { localForecaster } from '../../src/protocol/forecast/local-forecaster.js';
@@ -58,6 +58,17 @@ describe.skipIf(!present)('Chronos-Bolt vs the official pipeline (recorded)', ()
 
   describe('from config.json + model.safetensors (graph built by inferkit), in the kernel', () => {
     it.each(each)('%s', async (_, c) => expectMatchesRecording(await fcBuilt.forecast(caseRequest(c, 'bolt')), c));
+  });
+
+  it('builds from model.safetensors beside the export with preferCheckpoint (and answers the same)', async () => {
+    const m = await loadChronosBolt(join(CONFORMANCE_DIR, 'model'), { name: 'bolt', preferCheckpoint: true, cacheDir: join(checkpointDir, '..', 'prefer') });
+    try {
+      const c = cases.find((k) => k.name === 'mixed-lengths') ?? cases[0];
+      expectMatchesRecording(await localForecaster(m).forecast(caseRequest(c, 'bolt')), c);
+      expect(readdirSync(join(checkpointDir, '..', 'prefer', 'graphs')).filter((d) => d.startsWith('chronos-bolt-fp32-'))).toHaveLength(1);
+    } finally {
+      await m.dispose();
+    }
   });
 
   describe('from config.json + model.safetensors, served (POST /v1/timeseries/forecast)', () => {
