@@ -69,8 +69,8 @@ export function parseTimesFmConfig<S extends z.ZodType>(schema: S, config: unkno
   return parsed.data;
 }
 
-/** The checks both families share: whole patches in the context, heads that fill the width. */
-export function checkShape(c: { context_length: number; patch_length: number; num_attention_heads: number; head_dim: number }, source: string): void {
+/** The check both families share: the context is whole patches. */
+export function checkShape(c: { context_length: number; patch_length: number }, source: string): void {
   if (c.context_length % c.patch_length !== 0) {
     throw new InferkitError('model_load_failed', `${source}: config.json context_length ${c.context_length} is not a multiple of patch_length ${c.patch_length}`, { param: 'context_length' });
   }

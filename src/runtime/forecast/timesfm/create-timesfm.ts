@@ -61,7 +61,9 @@ export async function createTimesFm20(graphPath: string, c: TimesFm20Config, opt
       const mean = new Float32Array(horizon);
       for (let h = 0; h < horizon; h++) {
         mean[h] = o[h * (Q + 1)] * scale + shift;
-        for (let q = 0; q < Q; q++) {values[q * horizon + h] = o[h * (Q + 1) + 1 + q] * scale + shift;}
+        for (let q = 0; q < Q; q++) {
+          values[q * horizon + h] = o[h * (Q + 1) + 1 + q] * scale + shift;
+        }
       }
       return { values, mean };
     },
@@ -99,7 +101,7 @@ export async function createTimesFm25(graphPath: string, c: TimesFm25Config, opt
       const both = (name: string, h: number, col: number): number =>
         flip ? (head(name, r, h, col) - head(name, r + 1, h, col === 0 ? 0 : Q + 1 - col)) / 2 : head(name, r, h, col);
       const g = globalScale(series[i], c.context_length);
-      const positive = clamp && (options.clampScope === 'batch' ? series.every(nonNegative) : nonNegative(series[i]));
+      const positive = clamp && (options.clampScope === 'batch' ? batchNonNegative(series) : nonNegative(series[i]));
       const final = (v: number): number => {
         const y = v * g.std + g.mean;
         return positive ? Math.max(y, 0) : y;
@@ -124,6 +126,17 @@ export async function createTimesFm25(graphPath: string, c: TimesFm25Config, opt
 
 function nonNegative(x: Float64Array): boolean {
   return x.every((v) => v >= 0);
+}
+
+const batchMemo = new WeakMap<readonly Float64Array[], boolean>();
+/** Whether every value of every series of a call is ≥ 0 (transformers' clamp rule), once per call. */
+function batchNonNegative(series: readonly Float64Array[]): boolean {
+  let hit = batchMemo.get(series);
+  if (hit === undefined) {
+    hit = series.every(nonNegative);
+    batchMemo.set(series, hit);
+  }
+  return hit;
 }
 
 interface ModelSpec {
