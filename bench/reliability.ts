@@ -91,6 +91,7 @@ async function attacks(o: Options, env: Record<string, string>): Promise<string[
     ];
     for (const [name, what, start] of cases) {
       rows.push([name, what, ...(await underAttack(server.port, server.pid, o.seconds, start))]);
+      process.stderr.write(`${rows.at(-1)?.join(' | ') ?? ''}\n`);
     }
     const stop = new AbortController();
     const rssStart = rssOf(server.pid);
@@ -152,7 +153,9 @@ export async function runReliabilityBench(o: Options): Promise<string> {
   const machine = machineInfo();
   try {
     const attackRows = await attacks(o, env);
-    const stopRows = [await shutdownUnderLoad(env), ...(await signals(env))];
+    const stopRows = [await shutdownUnderLoad(env)];
+    process.stderr.write(`${stopRows.at(-1)?.join(' | ') ?? ''}\n`);
+    stopRows.push(...(await signals(env)));
     return [
       `Run ${new Date().toISOString().slice(0, 16)}Z on ${machineLine(machine)}.`,
       '',
