@@ -65,6 +65,13 @@ const BENCHES: BenchEntry[] = [
     exports: ['runTokenCheckpointBench'],
     adapter: { calls: (o) => [{ quick: o.quick, threads: o.threads, log: o.log }] },
   },
+  {
+    name: 'timesfm',
+    title: 'TimesFM 2.0 and 2.5 built from safetensors (scaled: real width, 4 layers, context 512): build time, series/s at batch 32 vs the limit, short series vs context padding',
+    file: 'timesfm',
+    exports: ['runTimesFmFamilyBench'],
+    adapter: { calls: (o) => (['timesfm-2.0', 'timesfm-2.5'] as const).map((family) => ({ family, quick: o.quick, threads: o.threads })) },
+  },
   { name: 'scaling', title: 'Scaling: how cost grows with series count, series length and text length', file: 'scaling', exports: ['runScalingBench'] },
   { name: 'profile', title: 'Profile of the hot paths (node --cpu-prof)', file: 'lib/profile-hot-paths', exports: ['runProfileBench'] },
 ];

@@ -107,6 +107,20 @@ export async function runTimesFmBench(family: TimesFmBenchResult['family'], opts
   }
 }
 
+/** run-all's entry: one family's result as table rows (one per series length). */
+export async function runTimesFmFamilyBench(opts: { family: TimesFmBenchResult['family']; quick?: boolean; threads?: number }): Promise<Array<Record<string, string | number>>> {
+  const r = await runTimesFmBench(opts.family, opts);
+  return r.rows.map((row) => ({
+    model: `${r.family}, ${(r.parameters / 1e6).toFixed(1)} M params (width ${r.shape.hidden}, ${r.shape.layers} layers)`,
+    'build s': Number(r.buildSeconds.toFixed(2)),
+    'cached load ms': Math.round(r.cachedLoadMs),
+    series: row.label,
+    'inferkit series/s': Number(row.inferkit.toFixed(1)),
+    'limit series/s': Number(row.limit.toFixed(1)),
+    'inferkit / limit': `${(row.inferkit / row.limit).toFixed(2)}×`,
+  }));
+}
+
 /** Markdown lines of a result. */
 export function timesFmBenchLines(r: TimesFmBenchResult): string[] {
   const s = r.shape;
