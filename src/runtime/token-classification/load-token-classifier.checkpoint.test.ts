@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { openCheckpoint } from '../../checkpoint/safetensors.js';
 import { loadTokenClassifier, type TokenClassifierOptions } from './load-token-classifier.js';
 
 // Token classifiers whose graph inferkit builds from config.json + model.safetensors: which graph a repo with
@@ -36,6 +37,43 @@ async function rawLogits(dir: string, options: TokenClassifierOptions): Promise<
   } finally {
     await c.dispose();
   }
+}
+
+/** Writes `tensors` as a safetensors file (`dtype` F32, or BF16 = the upper half of each float32). */
+function writeSafetensors(path: string, tensors: Array<{ name: string; shape: number[]; data: Float32Array }>, dtype: 'F32' | 'BF16'): void {
+  const header: Record<string, unknown> = {};
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const t of tensors) {
+    const bytes = dtype === 'F32' ? Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength) : Buffer.from(Uint16Array.from(new Uint32Array(Float32Array.from(t.data).buffer), (u) => u >>> 16).buffer);
+    header[t.name] = { dtype, shape: t.shape, data_offsets: [at, at + bytes.byteLength] };
+    parts.push(bytes);
+    at += bytes.byteLength;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  writeFileSync(path, Buffer.concat([len, json, ...parts]));
+}
+
+/** The BERT conformance model re-saved as two shards with an index (`dtype` each), tokenizer and config alongside. */
+async function resaved(name: string, dtype: 'F32' | 'BF16', shards: 1 | 2): Promise<string> {
+  const dir = copyModel('kserve-hf', name, false);
+  const ck = await openCheckpoint(dir);
+  const tensors = ck.names().map((n) => ({ name: n, shape: ck.info(n).shape, data: ck.float32(n) }));
+  ck.close();
+  rmSync(join(dir, 'model.safetensors'));
+  if (shards === 1) {
+    writeSafetensors(join(dir, 'model.safetensors'), tensors, dtype);
+    return dir;
+  }
+  const half = Math.ceil(tensors.length / 2);
+  const files = ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors'];
+  writeSafetensors(join(dir, files[0]), tensors.slice(0, half), dtype);
+  writeSafetensors(join(dir, files[1]), tensors.slice(half), dtype);
+  const weightMap = Object.fromEntries(tensors.map((t, i) => [t.name, files[i < half ? 0 : 1]]));
+  writeFileSync(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: {}, weight_map: weightMap }));
+  return dir;
 }
 
 beforeAll(async () => {
@@ -72,6 +110,18 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     const worst = Math.max(...a.map((v, i) => Math.abs(v - b[i])));
     expect(worst).toBeGreaterThan(0); // really another graph
     expect(worst).toBeLessThan(0.2);
+  });
+
+  it('builds from a sharded checkpoint (index + 2 shards) with the same logits, and from BF16 weights within BF16 rounding', async () => {
+    const plain = await rawLogits(copyModel('kserve-hf', 'bert-plain', false), {});
+    const sharded = await rawLogits(await resaved('bert-sharded', 'F32', 2), {});
+    expect(sharded.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'bert' });
+    sharded.logits.flat(2).forEach((v, i) => expect(Math.abs(v - plain.logits.flat(2)[i])).toBeLessThan(1e-5));
+    const bf16 = await rawLogits(await resaved('bert-bf16', 'BF16', 1), {});
+    const a = plain.logits.flat(2);
+    const worst = Math.max(...bf16.logits.flat(2).map((v, i) => Math.abs(v - a[i])));
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeLessThan(0.5);
   });
 
   it('fetches only the chosen path from a hub: the ONNX graph by default, the safetensors with graphSource: checkpoint', async () => {
