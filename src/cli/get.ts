@@ -7,6 +7,8 @@ import { toYaml } from '../manifest/manifest-yaml.js';
 import { maskManifestSecrets } from '../manifest/secret-env.js';
 import { STATUS_COLUMNS, formatStatusTable, statusRow } from '../manifest/status-row.js';
 import { clusterFromFlags, withClusterFlags, type ClusterFlags } from './cluster-options.js';
+import { jsonPath } from './jsonpath.js';
+import { isvcName } from './kubectl-args.js';
 
 /** Output formats of `inferkit get`. */
 export const GET_OUTPUTS = ['table', 'wide', 'yaml', 'json'] as const;
@@ -83,23 +85,50 @@ interface GetFlags extends ClusterFlags {
   allNamespaces?: boolean;
 }
 
-/** Registers `inferkit get [NAME] [-n NS | -A] [-o wide|yaml|json] [--server URL]`. */
+/**
+ * kubectl's `-o name` (`inferenceservice.serving.kserve.io/NAME` a line) and `-o jsonpath=TEMPLATE` (on the object
+ * for one NAME, else on a `List`), over the masked copies; undefined for the other formats.
+ */
+export function formatKubectlOutput(given: readonly InferenceService[], output: string, single: boolean): string | undefined {
+  const items = maskManifestSecrets(given);
+  if (output === 'name') {
+    return items.map((i) => `inferenceservice.serving.kserve.io/${i.metadata.name}\n`).join('');
+  }
+  const m = /^jsonpath=(.*)$/s.exec(output);
+  if (!m) {
+    return undefined;
+  }
+  const template = /^(["'])(.*)\1$/s.exec(m[1])?.[2] ?? m[1];
+  return jsonPath(template, single && items.length === 1 ? items[0] : { apiVersion: 'v1', kind: 'List', items });
+}
+
+/** Registers `inferkit get [isvc] [NAME | isvc/NAME] [-n NS | -A] [-o wide|yaml|json|name|jsonpath=…] [--server URL]`. */
 export function registerGetCommand(program: Command): void {
   withClusterFlags(
     program
       .command('get')
       .description('list InferenceServices of the cluster in your kubeconfig (like `kubectl get isvc`), or of a running inferkit server with --server')
-      .argument('[name]', 'only this InferenceService'),
+      .argument('[name...]', 'only this InferenceService: NAME, isvc NAME or inferenceservice/NAME (a bare isvc lists them all)'),
   )
     .option('-A, --all-namespaces', 'every namespace')
     .option('--server <url>', 'read a running `inferkit serve` at this base URL instead of the cluster')
-    .option('-o, --output <format>', 'output format: wide, yaml or json')
-    .action(async (name: string | undefined, opts: GetFlags) => {
+    .option('-o, --output <format>', 'output format: wide, yaml, json, name or jsonpath=TEMPLATE')
+    .action(async (args: string[], opts: GetFlags) => {
+      const name = isvcName(args, 'get');
       const output = opts.output ?? 'table';
-      if (!(GET_OUTPUTS as readonly string[]).includes(output)) {
-        throw new InferkitError('invalid_request', `unknown output format "${output}"; expected wide, yaml or json`, { param: 'output' });
+      const kubectlOnly = output === 'name' || output.startsWith('jsonpath=');
+      if (!(GET_OUTPUTS as readonly string[]).includes(output) && !kubectlOnly) {
+        throw new InferkitError('invalid_request', `unknown output format "${output}"; expected wide, yaml, json, name or jsonpath=TEMPLATE`, { param: 'output' });
       }
       if (opts.server !== undefined) {
+        if (kubectlOnly) {
+          const items = (await listInferenceServices({ baseUrl: opts.server }, { timeoutMs: 10_000, retries: 0 })).filter((i) => name === undefined || i.metadata.name === name);
+          if (name !== undefined && items.length === 0) {
+            throw new InferkitError('model_not_found', `inferenceservice "${name}" is not served at ${opts.server}`);
+          }
+          process.stdout.write(formatKubectlOutput(items, output, name !== undefined) ?? '');
+          return;
+        }
         process.stdout.write(await renderGet({ server: opts.server, name, output: output as GetOutput }));
         return;
       }
@@ -108,6 +137,10 @@ export function registerGetCommand(program: Command): void {
       }
       const c = await clusterFromFlags(opts);
       const items = name !== undefined ? [await c.get(name)] : await c.list({ allNamespaces: opts.allNamespaces === true });
+      if (kubectlOnly) {
+        process.stdout.write(formatKubectlOutput(items, output, name !== undefined) ?? '');
+        return;
+      }
       if (items.length === 0 && output !== 'json' && output !== 'yaml') {
         process.stderr.write(`No resources found${opts.allNamespaces ? '' : ` in ${await c.namespace} namespace`}.\n`);
         return;

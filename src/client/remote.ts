@@ -1,5 +1,5 @@
 import { ForecastResponseSchema, type ForecastRequestInput, type ForecastResponse } from '../contract/forecast.js';
-import type { InferenceService } from '../contract/inference-service.js';
+import type { InferenceService, Secret } from '../contract/inference-service.js';
 import type { CallOptions, Forecaster, Predictor } from '../contract/predictor.js';
 import { V1ModelListSchema, V1PredictResponseSchema, type V1PredictRequest, type V1PredictResponse } from '../contract/v1.js';
 import {
@@ -24,8 +24,11 @@ export type RemoteTarget = { baseUrl: string } | { ingressHost: string; ingressP
 export interface RemoteOptions extends Omit<RequestOptions, 'baseUrl' | 'host'> {
   /** `Host` header to send (the service hostname). Wins over the one taken from `isvc`. */
   host?: string;
-  /** A served InferenceService: gives the `Host` (from `status.url`) and the model name. */
-  isvc?: InferenceService;
+  /**
+   * A served InferenceService: gives the `Host` (from `status.url`) and the model name. A document of `fromYaml`
+   * is taken as it is (a Secret there throws `config`).
+   */
+  isvc?: InferenceService | Secret;
   /** Model name in paths (`--model_name`). @default from `isvc`, else none (model calls then throw) */
   modelName?: string;
 }
@@ -66,8 +69,13 @@ export function baseUrlOf(target: RemoteTarget): string {
  */
 export function remote(target: RemoteTarget, options: RemoteOptions = {}): RemoteModel {
   const baseUrl = baseUrlOf(target);
-  const host = options.host ?? (options.isvc ? ingressHostOf(options.isvc) : undefined);
-  const name = options.modelName ?? (options.isvc ? modelNameOf(options.isvc) : '');
+  const given = options.isvc;
+  if (given !== undefined && given.kind !== 'InferenceService') {
+    throw new InferkitError('config', `remote(): isvc is a ${given.kind} ("${given.metadata.name}"), not an InferenceService`, { param: 'isvc' });
+  }
+  const isvc = given;
+  const host = options.host ?? (isvc ? ingressHostOf(isvc) : undefined);
+  const name = options.modelName ?? (isvc ? modelNameOf(isvc) : '');
   const { isvc: _isvc, modelName: _modelName, host: _host, ...transport } = options;
   const call = createRequester({ ...transport, baseUrl, host });
   const modelPath = (suffix: string): string => {

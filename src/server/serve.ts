@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { InferenceService } from '../contract/inference-service.js';
+import type { InferenceService, Secret } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { registerForecastRoute } from './forecast-route.js';
 import { registerInferenceRoutes } from './inference-routes.js';
@@ -95,9 +95,11 @@ export interface RunningServer {
  * `status.url`, default `{name}.{namespace}.{domain}`). Answers at once: models load in the
  * background (503 on their routes meanwhile); one that fails to load is READY False with its
  * reason while the others serve. Requests whose Host is no service host but not under the domain
- * (e.g. `127.0.0.1:8080`) reach any model by the name in the path.
+ * (e.g. `127.0.0.1:8080`) reach any model by the name in the path. Takes what `fromYaml` returns: its Secrets
+ * are skipped, as `inferkit serve` skips them.
  */
-export async function serve(manifests: readonly InferenceService[], given: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(documents: readonly (InferenceService | Secret)[], given: ServeOptions = {}): Promise<RunningServer> {
+  const manifests = documents.filter((d): d is InferenceService => d.kind === 'InferenceService');
   // Every log line (warnings, request lines with their bodies) has its credentials masked (issue 28 N3).
   const sink = given.log ?? stderrLine;
   const options: ServeOptions = { ...given, log: (line) => sink(maskSecretText(line)) };
