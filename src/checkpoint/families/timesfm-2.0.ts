@@ -1,3 +1,4 @@
+import { InferkitError } from '../../errors.js';
 import { attr, OnnxGraphBuilder } from '../../onnx/graph-builder.js';
 import type { GraphBuilderEntry } from '../builders.js';
 import type { Checkpoint } from '../safetensors.js';
@@ -22,6 +23,9 @@ export function buildTimesFm20(ck: Checkpoint): OnnxGraphBuilder {
   const source = ck.dir;
   const c = parseTimesFmConfig(TimesFm20ConfigSchema, ck.config, source);
   checkShape(c, source);
+  if (c.freq_size < 3) {
+    throw new InferkitError('model_load_failed', `${source}: config.json freq_size ${c.freq_size} < 3: KServe's frequency map sends indices 0, 1 and 2`, { param: 'freq_size' });
+  }
   const P = c.patch_length;
   const D = c.hidden_size;
   const heads = c.num_attention_heads;

@@ -89,6 +89,8 @@ describe('TimesFM checkpoints inferkit cannot build say why', () => {
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, use_positional_embedding: true }));
     await expect(loadTimesFm(dir, { cacheDir })).rejects.toMatchObject({ code: 'model_load_failed', param: 'use_positional_embedding' });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, freq_size: 2 }));
+    await expect(loadTimesFm(dir, { cacheDir })).rejects.toMatchObject({ code: 'model_load_failed', param: 'freq_size' });
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, hidden_size: 32 }));
     await expect(loadTimesFm(dir, { cacheDir })).rejects.toMatchObject({ code: 'model_load_failed', message: expect.stringMatching(/decoder\.freq_emb\.weight.*model\.safetensors|model\.safetensors.*decoder\.freq_emb\.weight/) });
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, horizon_length: 256 }));
