@@ -14,12 +14,16 @@ describe('calibratedRule', () => {
   // Origins 8, 6, 4 with horizon 2: the hold-out errors are y[4…9] = 1…6 (|z| = 1…6 at sd 1).
   const y = Float32Array.of(0, 0, 0, 0, 1, 2, 3, 4, 5, 6);
 
-  it('scales the spread so that 80% of the hold-out errors fall inside', () => {
-    const f = calibratedRule(constant(1), { minScores: 4 })(y, 2, 1);
-    // |z| sorted 1…6; the 0.8 quantile (position 4) is 5: c = 5 / z_0.9.
-    expect(f.sd[0]).toBeCloseTo(5 / normalQuantile(0.9), 12);
-    const g = calibratedRule(constant(1, true), { minScores: 4 })(y, 2, 1);
-    expect(Array.from(g.quantiles ?? [])).toEqual([-1, -1, 1, 1].map((v) => (v * 5) / normalQuantile(0.9)));
+  it('scales the spread by the median over origins of the factor that puts 80% of their errors inside', () => {
+    // Origins 8, 6, 4: |z| = {5, 6}, {3, 4}, {1, 2}; 0.8-quantiles 5.8, 3.8, 1.8; median 3.8.
+    const f = calibratedRule(constant(1), { minScores: 4, maxFactor: Infinity })(y, 2, 1);
+    expect(f.sd[0]).toBeCloseTo(3.8 / normalQuantile(0.9), 12);
+    const g = calibratedRule(constant(1, true), { minScores: 4, maxFactor: Infinity })(y, 2, 1);
+    expect(Array.from(g.quantiles ?? [])).toEqual([-1, -1, 1, 1].map((v) => (v * 3.8) / normalQuantile(0.9)));
+  });
+
+  it('widens at most maxFactor (2) times', () => {
+    expect(calibratedRule(constant(1), { minScores: 4 })(y, 2, 1).sd[0]).toBe(2);
   });
 
   it('never narrows, and leaves the spread alone with too few hold-out errors', () => {

@@ -2,8 +2,8 @@ import { InferkitError, isInferkitError } from '../../../errors.js';
 import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
 import { fillMissing } from '../fill-missing.js';
 import type { ForecastModel } from '../forecast-model.js';
-import { etsForecast } from './ets-forecast.js';
-import { parseEtsName } from './ets-spec.js';
+import { etsForecast, type EtsForecast } from './ets-forecast.js';
+import { parseEtsName, type EtsTrend } from './ets-spec.js';
 import { MIN_ETS_LENGTH, selectEts, type EtsSelection } from './select-ets.js';
 
 /** Options of {@link autoEts}. */
@@ -46,7 +46,9 @@ export function autoEtsContextLength(m: number, maxContext?: number): number {
  * the series holds two full seasons. Missing values: leading dropped, inner interpolated,
  * trailing carried forward. Only the last max(10 seasons, 1,000) values are fitted (`maxContext`).
  * Series with fewer than 5 observed values get a naive forecast (last value, random-walk spread)
- * instead of failing the batch.
+ * instead of failing the batch. Short series (fewer than {@link SHORT_SERIES} values) choose among
+ * no and damped trends only, and a positive series whose forecast would cross zero is refitted
+ * with a damped trend, then with none (R's `ets` forecasts −55 for 20 monthly values in 80–120).
  */
 export function autoEts(options: AutoEtsOptions = {}): ForecastModel {
   if (options.model !== undefined) {
@@ -65,13 +67,28 @@ function etsRule(y: Float32Array, horizon: number, m: number, options: AutoEtsOp
   if (values.length < MIN_ETS_LENGTH) {
     return naive(values, horizon);
   }
-  const { fit } = fitFor(values, m, options);
-  const f = etsForecast(fit, horizon, { levels: BASELINE_LEVELS, simulations: options.simulations, seed: options.seed });
+  const forecastWith = (trends: readonly EtsTrend[] | undefined): EtsForecast => {
+    const { fit } = fitFor(values, m, { ...options, trends });
+    return etsForecast(fit, horizon, { levels: BASELINE_LEVELS, simulations: options.simulations, seed: options.seed });
+  };
+  // Short series: no undamped trend (extrapolating a line fitted to under two years is the classic failure).
+  let f = forecastWith(values.length < SHORT_SERIES ? ['N', 'Ad'] : undefined);
+  // A positive series whose forecast crosses zero: a damped trend, else none (the data never went there).
+  const positive = values.every((v) => v > 0);
+  for (const trends of [['N', 'Ad'], ['N']] as const) {
+    if (!positive || f.point.every((v) => v > 0) || options.model !== undefined) {
+      break;
+    }
+    f = forecastWith(trends);
+  }
   return { point: f.point, sd: f.sd ?? new Float64Array(horizon), quantiles: f.quantiles };
 }
 
+/** Fewer values than this (two years of monthly data) never get an undamped trend by default. */
+export const SHORT_SERIES = 24;
+
 /** The asked-for model, else (when this series cannot take it: non-positive values, too short for its season) the AICc choice. */
-function fitFor(values: Float64Array, m: number, options: AutoEtsOptions): EtsSelection {
+function fitFor(values: Float64Array, m: number, options: AutoEtsOptions & { trends?: readonly EtsTrend[] }): EtsSelection {
   if (options.model !== undefined) {
     try {
       return selectEts(values, { season: m, model: options.model, damped: options.damped });
@@ -81,7 +98,7 @@ function fitFor(values: Float64Array, m: number, options: AutoEtsOptions): EtsSe
       }
     }
   }
-  return selectEts(values, { season: m, damped: options.damped });
+  return selectEts(values, { season: m, damped: options.damped, trends: options.trends });
 }
 
 function naive(x: Float64Array, horizon: number): PointAndSpread {

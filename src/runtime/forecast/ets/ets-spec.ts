@@ -53,6 +53,8 @@ export interface CandidateOptions {
   positive: boolean;
   /** Allow damped trends. @default true */
   damped?: boolean;
+  /** Trends allowed at all. @default all three */
+  trends?: readonly EtsTrend[];
 }
 
 /** The specs AutoETS compares: every stable combination the data allows. */
@@ -66,7 +68,8 @@ export function candidateSpecs(options: CandidateOptions): EtsSpec[] {
           isUnstable(spec) ||
           (!options.positive && needsPositive(spec)) ||
           (!options.seasonal && season !== 'N') ||
-          (options.damped === false && trend === 'Ad');
+          (options.damped === false && trend === 'Ad') ||
+          (options.trends !== undefined && !options.trends.includes(trend));
         if (!excluded) {
           out.push(spec);
         }

@@ -1,6 +1,6 @@
 import { InferkitError } from '../../../errors.js';
 import { fitEtsSpec, fitEtsThorough, type EtsFit } from './ets-fit.js';
-import { candidateSpecs, etsName, needsPositive, parseEtsName, type EtsSpec } from './ets-spec.js';
+import { candidateSpecs, etsName, needsPositive, parseEtsName, type EtsSpec, type EtsTrend } from './ets-spec.js';
 
 /** Options of {@link selectEts}. */
 export interface SelectEtsOptions {
@@ -10,6 +10,8 @@ export interface SelectEtsOptions {
   model?: string;
   /** Consider damped trends. @default true */
   damped?: boolean;
+  /** Trends considered in the selection (not for `model`). @default N, A and Ad */
+  trends?: readonly EtsTrend[];
   /** Cap on likelihood evaluations per model fit. @default 150 × parameters searched */
   maxEvaluations?: number;
   /**
@@ -64,7 +66,7 @@ export function selectEts(y: ArrayLike<number>, options: SelectEtsOptions = {}):
     }
     specs = [spec];
   } else {
-    specs = candidateSpecs({ seasonal, positive, damped: options.damped });
+    specs = candidateSpecs({ seasonal, positive, damped: options.damped, trends: options.trends });
     if (!positive) {
       notes.push('multiplicative error and season skipped: the series has values ≤ 0');
     }

@@ -52,8 +52,14 @@ function mstlRule(y: Float32Array, horizon: number, periods: readonly number[], 
   const log = options.transform === 'log' || (options.transform !== 'none' && usable.length > 0 && raw.every((v) => v > 0));
   const x = log ? raw.map(Math.log) : raw;
   if (n < MIN_ETS_LENGTH) {
+    // Too short to decompose: the last value with a random walk's spread σ√h (σ = RMS step; 0 from one value).
     const last = n > 0 ? raw[n - 1] : Number.NaN;
-    return { point: new Float64Array(horizon).fill(last), sd: new Float64Array(horizon) };
+    let s = 0;
+    for (let t = 1; t < n; t++) {
+      s += (raw[t] - raw[t - 1]) ** 2;
+    }
+    const sigma = n > 1 ? Math.sqrt(s / (n - 1)) : 0;
+    return { point: new Float64Array(horizon).fill(last), sd: Float64Array.from({ length: horizon }, (_, h) => sigma * Math.sqrt(h + 1)) };
   }
   const dec = mstlDecompose(x, usable, options);
   const adjusted = x.map((v, t) => v - dec.seasonal.reduce((a, s) => a + s[t], 0));
