@@ -1,6 +1,7 @@
 import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { BERT_BUILDER, ELECTRA_BUILDER, ROBERTA_BUILDER } from './families/bert.js';
 import { DISTILBERT_BUILDER } from './families/distilbert.js';
+import { DEBERTA_V2_BUILDER } from './families/deberta-v2.js';
 import { chronosBoltBuilder } from './families/chronos-bolt.js';
 import { chronos2Builder } from './families/chronos-2.js';
 import { TIMESFM_20_BUILDER } from './families/timesfm-2.0.js';
@@ -32,6 +33,7 @@ export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {
   distilbert: DISTILBERT_BUILDER,
   roberta: ROBERTA_BUILDER,
   electra: ELECTRA_BUILDER,
+  'deberta-v2': DEBERTA_V2_BUILDER,
   'chronos-bolt': chronosBoltBuilder,
   'chronos-2': chronos2Builder,
   'timesfm-2.0': TIMESFM_20_BUILDER,
