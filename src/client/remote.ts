@@ -73,7 +73,7 @@ export function remote(target: RemoteTarget, options: RemoteOptions = {}): Remot
   if (given !== undefined && given.kind !== 'InferenceService') {
     throw new InferkitError('config', `remote(): isvc is a ${given.kind} ("${given.metadata.name}"), not an InferenceService`, { param: 'isvc' });
   }
-  const isvc = given;
+  const isvc = given as InferenceService | undefined; // a Secret threw above; tslab's TypeScript 5.0 does not narrow the union here
   const host = options.host ?? (isvc ? ingressHostOf(isvc) : undefined);
   const name = options.modelName ?? (isvc ? modelNameOf(isvc) : '');
   const { isvc: _isvc, modelName: _modelName, host: _host, ...transport } = options;
