@@ -9,6 +9,7 @@ export const FAMILY_SETS = [
   { family: 'distilbert', folder: 'kserve-hf-distilbert', exchanges: 220 },
   { family: 'roberta', folder: 'kserve-hf-roberta', exchanges: 234 },
   { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234 },
+  { family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220 },
 ] as const;
 
 /** The absolute folder of a conformance set. */

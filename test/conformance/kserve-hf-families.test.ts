@@ -11,7 +11,7 @@ import { INTENDED_DIFFERENCES } from './kserve-differences.js';
 import { FAMILY_SETS, LONG_TEXT_REASON, longTextCounterpart, readLogits, safetensorsOnlyCopy, setDir } from './kserve-families.js';
 import { ReplayServers } from './kserve-replay.js';
 
-// Every recorded exchange of every token-classification family (BERT, DistilBERT, RoBERTa, XLM-R), replayed
+// Every recorded exchange of every token-classification family (BERT, DistilBERT, RoBERTa, XLM-R, DeBERTa-v3), replayed
 // against inferkit loading the model from config.json + model.safetensors alone (the onnx/ folder is not
 // copied): served on 127.0.0.1 and in-kernel. Raw logits are compared with transformers' (logits.json).
 const LOGIT_TOLERANCE = 1e-4; // the sets' READMEs: "about 1e-4 (absolute)"
