@@ -1,12 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { folderPackageJson, slugOf } from './init-files.js';
 
 const run = promisify(execFile);
+/** Folders the tests made, removed at the end. */
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
+/** A new temp folder, removed after the tests. */
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'inferkit-init-'));
+  made.push(dir);
+  return dir;
+}
 const CLI = ['node_modules/.bin/tsx', 'src/cli/main.ts'];
 
 /** `inferkit init` from the source; resolves to stdout and the exit code (non-zero does not reject). */
@@ -19,7 +30,7 @@ async function init(args: string[]): Promise<{ stdout: string; code: number }> {
 
 describe('inferkit init (files and kernel; the install from the tarball is in test/integration/package-install.test.ts)', () => {
   it('writes package.json, .gitignore and an example notebook whose kernel is the folder\'s own, registered under the prefix', async () => {
-    const work = await mkdtemp(join(tmpdir(), 'inferkit-init-'));
+    const work = await tempDir();
     const folder = join(work, 'Sales Q3');
     const r = await init([folder, '--no-install', '--kernel-prefix', join(work, 'jp'), '--python', '/usr/bin/python3']);
     expect(r.code, r.stdout).toBe(0);
@@ -33,7 +44,7 @@ describe('inferkit init (files and kernel; the install from the tarball is in te
   });
 
   it('keeps existing files (a package.json only gains the missing dependencies); without a Python that has Jupyter it says what to do and exits 1', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'inferkit-init-'));
+    const folder = await tempDir();
     await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'mine', dependencies: { tslab: '1.0.20' } }));
     await writeFile(join(folder, '.gitignore'), 'secret.txt\n');
     const r = await init([folder, '--no-install', '--python', '/bin/false']);
