@@ -2,7 +2,7 @@ import { didYouMean } from './kserve-crd/did-you-mean.js';
 import type { RuntimeArgs } from './parse-runtime-args.js';
 
 /** The offline forecasting baselines a service can name by `--model_id`. */
-export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima';
+export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima' | 'croston' | 'croston-sba' | 'tsb' | 'adida' | 'imapa';
 
 /** `--model_id` values (after {@link baselineOf}'s normalisation) that name an offline baseline. */
 const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
@@ -16,6 +16,12 @@ const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
   'auto-arima': 'auto-arima',
   autoarima: 'auto-arima',
   arima: 'auto-arima',
+  croston: 'croston',
+  'croston-sba': 'croston-sba',
+  sba: 'croston-sba',
+  tsb: 'tsb',
+  adida: 'adida',
+  imapa: 'imapa',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoArima } from './arima/auto-arima.js';
 import { autoEts } from './ets/auto-ets.js';
+import { intermittent } from './intermittent/intermittent.js';
 import type { ForecastModel } from './forecast-model.js';
 import { mstl } from './mstl/mstl.js';
 import { seasonalNaive } from './seasonal-naive.js';
@@ -21,7 +22,7 @@ const CASES: Record<string, number[]> = {
   gaps: Array.from({ length: 40 }, (_, t) => (t % 3 === 0 ? Number.NaN : t)),
 };
 
-describe.each([autoEts(), autoArima(), mstl(), theta(), seasonalNaive()] as ForecastModel[])('$name on awkward series', (model) => {
+describe.each([autoEts(), autoArima(), mstl(), theta(), seasonalNaive(), intermittent('tsb'), intermittent('imapa')] as ForecastModel[])('$name on awkward series', (model) => {
   it.each(Object.entries(CASES))('%s: finite, ordered quantiles', async (_name, y) => {
     const H = 24;
     const f = await model.predict([Float32Array.from(y)], H, { frequencies: ['month'] });
