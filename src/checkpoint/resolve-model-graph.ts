@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { InferkitError } from '../errors.js';
+import { InferkitError, isInferkitError } from '../errors.js';
 import type { FileSpec } from '../hub/file-spec.js';
 import { resolveModel } from '../hub/resolve-model.js';
 import type { ResolvedModel, ResolveModelOptions } from '../hub/types.js';
 import { resolveOnnxModel } from '../runtime/resolve-onnx-model.js';
-import { architectureOf, type CheckpointTask } from './architectures.js';
+import { architectureOf, type BuildableArchitecture, type CheckpointTask } from './architectures.js';
 import { GRAPH_BUILDERS } from './builders.js';
 import { cachedGraph } from './graph-cache.js';
 import { openCheckpoint } from './safetensors.js';
@@ -48,8 +48,32 @@ export interface ResolvedModelGraph {
  */
 export async function resolveModelGraph(source: string, options: ResolveModelGraphOptions): Promise<ResolvedModelGraph> {
   const { task, onnxGraphs, files, preferCheckpoint = false, variant, ...hub } = options;
-  const weights = preferCheckpoint ? [...SAFETENSORS_PATHS, ...onnxGraphs] : [...onnxGraphs, ...SAFETENSORS_PATHS];
-  const first = await resolveModel(source, { ...hub, files: { ...files, oneOf: [...(files.oneOf ?? []), weights] } });
+  // config.json (and the task's side files) first: an architecture inferkit cannot build is named before any
+  // weights are fetched, and such a repo may still load through its published ONNX graph.
+  const side = await resolveModel(source, { ...hub, files: { ...files, required: [...new Set(['config.json', ...(files.required ?? [])])] } });
+  const config = await readConfig(side.files['config.json'], source);
+  let arch: BuildableArchitecture | undefined;
+  let archError: unknown;
+  try {
+    arch = architectureOf(config, source, task);
+  } catch (err) {
+    archError = err;
+  }
+  const buildable = arch !== undefined ? SAFETENSORS_PATHS : [];
+  const weights = preferCheckpoint ? [...buildable, ...onnxGraphs] : [...onnxGraphs, ...buildable];
+  if (weights.length === 0) {
+    throw archError;
+  }
+  let first: ResolvedModel;
+  try {
+    first = await resolveModel(source, { ...hub, files: { ...files, oneOf: [...(files.oneOf ?? []), weights] } });
+  } catch (err) {
+    // No ONNX graph and an architecture inferkit cannot build: the architecture is the useful message.
+    if (arch === undefined && isInferkitError(err) && err.code === 'model_not_found') {
+      throw archError;
+    }
+    throw err;
+  }
   const chosen = weights.find((p) => first.files[p] !== undefined);
   if (chosen !== undefined && onnxGraphs.includes(chosen)) {
     const onnx = await resolveOnnxModel(source, { ...files, oneOf: [...(files.oneOf ?? []), [chosen]] }, [chosen], hub);
@@ -63,19 +87,32 @@ export async function resolveModelGraph(source: string, options: ResolveModelGra
   }
   const checkpoint = await openCheckpoint(resolved.dir);
   try {
-    const arch = architectureOf(checkpoint.config, source, task);
-    const builder = GRAPH_BUILDERS[arch.family];
+    const family = architectureOf(checkpoint.config, source, task).family;
+    const builder = GRAPH_BUILDERS[family];
     if (builder === undefined) {
-      throw new InferkitError('model_load_failed', `${source}: inferkit cannot yet build ${arch.family} graphs`, { param: 'architectures' });
+      throw new InferkitError('model_load_failed', `${source}: inferkit cannot yet build ${family} graphs`, { param: 'architectures' });
     }
     if (variant !== undefined && variant !== 'fp32' && !(builder.variants ?? []).includes(variant)) {
-      throw new InferkitError('model_load_failed', `${source}: the ${arch.family} builder has no ${variant} variant (has fp32${(builder.variants ?? []).map((v) => `, ${v}`).join('')})`);
+      throw new InferkitError('model_load_failed', `${source}: the ${family} builder has no ${variant} variant (has fp32${(builder.variants ?? []).map((v) => `, ${v}`).join('')})`);
     }
-    const built = await cachedGraph(checkpoint, { family: arch.family, builderVersion: builder.version, variant, cacheDir: hub.cacheDir }, (ck) => builder.build(ck, { variant: variant ?? 'fp32' }));
-    return { resolved, graphPath: built.graphPath, from: 'checkpoint', family: arch.family, cached: built.cached, buildMs: built.buildMs };
+    const built = await cachedGraph(checkpoint, { family, builderVersion: builder.version, variant, cacheDir: hub.cacheDir }, (ck) => builder.build(ck, { variant: variant ?? 'fp32' }));
+    return { resolved, graphPath: built.graphPath, from: 'checkpoint', family, cached: built.cached, buildMs: built.buildMs };
   } finally {
     checkpoint.close();
   }
+}
+
+async function readConfig(path: string | undefined, source: string): Promise<Record<string, unknown>> {
+  let config: unknown;
+  try {
+    config = JSON.parse(await readFile(path ?? '', 'utf8'));
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `${source}: config.json is not readable JSON (${(cause as Error).message})`, { cause });
+  }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new InferkitError('model_load_failed', `${source}: config.json is not a JSON object`);
+  }
+  return config as Record<string, unknown>;
 }
 
 async function shardPaths(indexPath: string, source: string): Promise<string[]> {
