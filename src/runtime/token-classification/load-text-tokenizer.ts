@@ -234,7 +234,8 @@ function withLowercase(n: NormalizerJson, lowercase: boolean): NormalizerJson {
     return { type: 'Sequence', normalizers: steps.map((s) => (s === bert ? { ...s, lowercase } : s)) };
   }
   const rest = steps.filter((s) => s?.type !== 'Lowercase');
-  const out = lowercase ? [...rest, { type: 'Lowercase' }] : rest;
+  // First, as transformers' DebertaV2Tokenizer puts it: before NFC (lower-cased then composed differs for e.g. 'T\u0308\u0301').
+  const out = lowercase ? [{ type: 'Lowercase' }, ...rest] : rest;
   return out.length === 0 ? null : { type: 'Sequence', normalizers: out };
 }
 
