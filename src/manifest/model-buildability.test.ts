@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { validateManifest } from './validate-manifest.js';
 
 const manifest = (id: string, task = 'time_series_forecast'): string => `apiVersion: serving.kserve.io/v1beta1
@@ -19,8 +19,11 @@ spec:
         - --task=${task}
 `;
 
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const folder = (config: unknown): string => {
   const dir = mkdtempSync(join(tmpdir(), 'inferkit-arch-'));
+  made.push(dir);
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   return dir;
 };

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,10 @@ let model: ForecastModel;
 beforeAll(async () => {
   model = await loadTimesFm(MODEL_20, { cacheDir, name: 'tfm' });
 });
-afterAll(() => model?.dispose());
+afterAll(async () => {
+  await model?.dispose();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
 
 describe('TimesFM frequency index (KServe map, by unit)', () => {
   it('second…day → 0, week/month → 1, quarter/year → 2; multiples and anchored spellings by their unit', () => {
@@ -84,7 +87,7 @@ describe('TimesFM on session replicas (worker threads)', () => {
 
 describe('TimesFM checkpoints inferkit cannot build say why', () => {
   it('a config field the builder does not handle, or one the tensors contradict, is a model_load_failed naming it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'inferkit-timesfm-bad-'));
+    const dir = mkdtempSync(join(cacheDir, 'bad-'));
     cpSync(MODEL_20, dir, { recursive: true });
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, use_positional_embedding: true }));
