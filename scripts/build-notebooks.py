@@ -481,6 +481,129 @@ deleted.map((d) => `${d} deleted`).join('\\n');
 - `npx inferkit apply`, `npx inferkit wait` and `npx inferkit delete` do the same from a shell.
 """, 'deploy-next'),
 ],
+
+"07-foundation-models.ipynb": [
+(M, """
+# 7. Foundation models: Chronos-2 with a covariate, Chronos-Bolt and AutoETS
+
+Transformer forecasters load **as their authors publish them** — `config.json` + `model.safetensors` from the
+hub (`amazon/chronos-2`, `amazon/chronos-bolt-small`) or a folder: inferkit builds the ONNX graph in
+TypeScript on the first load and keeps it in the model cache; no Python, no export step. Chronos-2 also reads
+**covariates**: past-only ones and ones known ahead (a planned promotion), sent per series as
+`past_covariates` and `future_covariates`.
+
+This notebook runs offline on the **tiny random-weight checkpoints** of the conformance sets
+(`../shared/conformance/chronos-2/model`, `../shared/conformance/chronos-bolt/model`): their answers match
+the official pipelines, but their weights are random, so the scores below show the plumbing, not the
+accuracy of the real models. With network access, pass `'amazon/chronos-2'` and `'amazon/chronos-bolt-small'`
+instead of the folders.
+
+**You will learn** to load Chronos-2 and Chronos-Bolt from their checkpoints, to send a covariate on the wire
+(and to see that a model which cannot use it says so), and to cross-validate the foundation models against
+AutoETS on a frame with a known-future covariate column, scored and charted.
+""", 'fm-intro'),
+(C, """
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { Frame, displayFrame } from './src/index';
+
+// Three stores, 140 days: a weekly pattern, a slow trend and a lift on promotion days (planned ahead).
+const day = (d: number) => new Date(Date.UTC(2024, 0, 1 + d)).toISOString().slice(0, 10);
+const rows = ['store-1', 'store-2', 'store-3'].flatMap((id, s) => Array.from({ length: 140 }, (_, t) => {
+  const promo = (t * (s + 2)) % 11 < 2 ? 1 : 0;
+  const y = 100 + 20 * s + 0.2 * t + 15 * Math.sin((2 * Math.PI * t) / 7) + 40 * promo + 5 * Math.sin(1.7 * t + s);
+  return { unique_id: id, ds: day(t), y: Math.round(10 * y) / 10, promo };
+}));
+const df = Frame.fromRows(rows);
+await displayFrame(df, { maxRows: 6, tail: 2 });
+""", 'fm-data'),
+(M, """
+## Load the models from their checkpoints
+
+The first load of each builds its graph from the safetensors into `cacheDir` (by default inferkit's model
+cache); a second load reuses it.
+""", 'fm-load-md'),
+(C, """
+import { loadChronos2, loadChronosBolt, autoEts } from './src/index';
+
+const SETS = '../shared/conformance';   // with network: 'amazon/chronos-2', 'amazon/chronos-bolt-small'
+const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-graphs-'));
+const chronos2 = await loadChronos2(join(SETS, 'chronos-2/model'), { name: 'chronos-2', cacheDir });
+const bolt = await loadChronosBolt(join(SETS, 'chronos-bolt/model'), { name: 'chronos-bolt', cacheDir, preferCheckpoint: true });
+const ets = autoEts();
+[`${chronos2.name}: ${chronos2.quantiles.length} quantile levels, ${chronos2.nativeHorizon} steps per call, context ${chronos2.contextLength}`,
+ `${bolt.name}: ${bolt.quantiles.length} quantile levels, ${bolt.nativeHorizon} steps per call`].join('\\n');
+""", 'fm-load'),
+(M, """
+## A covariate on the wire
+
+`past_covariates` carries each covariate's history (one value per step of `series`); `future_covariates` the
+known-future ones over the horizon (exactly `horizon` values). A model that cannot read covariates still
+answers, from the series alone, and says so in the output's `warnings` (`covariates_ignored`).
+""", 'fm-wire-md'),
+(C, """
+import { localForecaster } from './src/index';
+
+const store1 = rows.filter((r) => r.unique_id === 'store-1');
+const request = {
+  model: 'chronos-2',
+  inputs: [{ type: 'univariate_time_series' as const, name: 'store-1', series: store1.map((r) => r.y), frequency: 'D',
+    start_timestamp: '2024-01-01T00:00:00Z',
+    past_covariates: { promo: store1.map((r) => r.promo) }, future_covariates: { promo: [0, 1, 1, 0, 0, 0, 0] } }],
+  options: { horizon: 7, quantiles: [0.1, 0.9] },
+};
+const answer = await localForecaster(chronos2).forecast(request);
+const etsAnswer = await localForecaster(ets).forecast({ ...request, model: ets.name });
+[`chronos-2 warnings: ${JSON.stringify(answer.outputs[0].warnings ?? [])}`,
+ `${ets.name} warnings: ${JSON.stringify(etsAnswer.outputs[0].warnings)}`].join('\\n');
+""", 'fm-wire'),
+(M, """
+## Cross-validation with a known-future covariate
+
+`covariates: { future: ['promo'] }` sends every window the promotion history up to its cutoff and the actual
+promotion days of the 14 days it forecasts. Chronos-2 reads them; Chronos-Bolt and AutoETS forecast from the
+sales alone.
+""", 'fm-cv-md'),
+(C, """
+import { crossValidation } from './src/index';
+const cv = await crossValidation(df, [chronos2, bolt, ets], { horizon: 14, windows: 3, step: 14, covariates: { future: ['promo'] } });
+await displayFrame(cv, { maxRows: 6, tail: 2, digits: 4 });
+""", 'fm-cv'),
+(M, """
+## Scores: MASE per window (scaled by the seasonal naive error of the history), averaged
+""", 'fm-score-md'),
+(C, """
+import { mase, scoreFigure, displayFigure } from './src/index';
+
+const cvRows = cv.toRows();
+const windows = new Map<string, typeof cvRows>();
+for (const r of cvRows) windows.set(`${r.unique_id} ${r.cutoff}`, [...(windows.get(`${r.unique_id} ${r.cutoff}`) ?? []), r]);
+const scores = [chronos2.name, bolt.name, ets.name].map((model) => {
+  const per = [...windows.values()].map((w) => {
+    const train = rows.filter((r) => r.unique_id === w[0].unique_id && r.ds <= String(w[0].cutoff)).map((r) => r.y);
+    return mase(train, w.map((r) => r.y as number), w.map((r) => r[model] as number), 7);
+  });
+  return { model, mase: per.reduce((a, b) => a + b, 0) / per.length };
+});
+const scoreChart = await displayFigure(scoreFigure(scores, ['mase'], { title: 'Cross-validation MASE (random-weight checkpoints: plumbing, not accuracy)' }), { width: 700, height: 360 });
+""", 'fm-score'),
+(C, """
+import { crossValidationFigure } from './src/index';
+const cvChart = await displayFigure(crossValidationFigure(cv, { title: 'Forecasts from three cutoffs (dotted lines)' }), { width: 1000, height: 620 });
+""", 'fm-cv-figure'),
+(C, "for (const m of [chronos2, bolt, ets]) await m.dispose();", 'fm-dispose'),
+(M, """
+## Try next
+
+- With network access, load `'amazon/chronos-2'` and `'amazon/chronos-bolt-small'` (the same calls), and
+  compare the scores again: then they measure the real models.
+- Add a past-only covariate column (`covariates: { past: ['temperature'], future: ['promo'] }`), or forecast
+  with `batchForecast(df, chronos2, { horizon: 14, covariates, futureFrame })`, where `futureFrame` holds the
+  future rows of the known-ahead columns (statsforecast's `X_df`).
+- A `multivariate_time_series` input is forecast jointly by Chronos-2: its variables attend to each other.
+""", 'fm-next'),
+],
 }
 
 

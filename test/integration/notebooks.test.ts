@@ -55,8 +55,8 @@ describe('notebooks (headless, tslab kernel)', () => {
       throw new TypeError(e.stderr ?? 'stored notebook outputs are stale');
     });
     const names = (await readdir('notebooks')).filter((f) => f.endsWith('.ipynb')).sort();
-    expect(names).toHaveLength(6);
-    expect(stdout.match(/^ok /gm)).toHaveLength(6);
+    expect(names).toHaveLength(7);
+    expect(stdout.match(/^ok /gm)).toHaveLength(7);
     const nbs = new Map<string, Notebook>();
     for (const name of names) {
       nbs.set(name, JSON.parse(await readFile(join(out, name), 'utf8')) as Notebook);
@@ -118,5 +118,15 @@ describe('notebooks (headless, tslab kernel)', () => {
     expect(t6).toContain('{"predictions":[[[0,0,0,0,3,0,0,0,0,7,0]]]}');
     expect(t6).toContain('inferenceservice.serving.kserve.io/huggingface-bert unchanged');
     expect(t6).toContain('inferenceservice.serving.kserve.io/huggingface-bert deleted');
+    // 7: Chronos-2 and Chronos-Bolt built from the conformance checkpoints, a covariate on the wire (AutoETS warns),
+    // cross-validation of the three with a known-future covariate, scored and charted.
+    const t7 = texts(nbs.get('07-foundation-models.ipynb') as Notebook);
+    expect(t7).toContain('chronos-2: 21 quantile levels, 64 steps per call, context 512');
+    expect(t7).toContain('chronos-2 warnings: []');
+    expect(t7).toMatch(/auto-ets warnings: \[\{"code":"covariates_ignored"/);
+    expect(t7).toContain('>chronos-2</th>');
+    expect(t7).toContain('>chronos-bolt</th>');
+    expect(t7).toContain('Cross-validation MASE');
+    expect(pngs(nbs.get('07-foundation-models.ipynb') as Notebook)).toHaveLength(2);
   });
 });
