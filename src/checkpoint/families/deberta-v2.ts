@@ -148,17 +148,26 @@ function relativeContext(ops: CheckpointOps, c: DebertaV2Config, p: string, ids:
   }
   const maxLength = c.max_position_embeddings;
   const tables = relativeIndexTables(maxLength, span, c.position_buckets, maxRelative);
-  const seqLen = g.op('Squeeze', [g.op('Shape', [ids], { start: attr.int(1), end: attr.int(2) }), g.int64Vector([0])]);
+  const seqLen1d = g.op('Shape', [ids], { start: attr.int(1), end: attr.int(2) });
+  const seqLen = g.op('Squeeze', [seqLen1d, g.int64Vector([0])]);
   const positions = g.op('Range', [g.int64('relative_range_start', [0], []), seqLen, g.int64('relative_range_step', [1], [])]);
   const shifted = g.op('Add', [positions, g.int64('relative_offset', [maxLength - 1], [])]);
   const delta = g.op('Sub', [g.op('Unsqueeze', [shifted, g.int64Vector([1])]), g.op('Unsqueeze', [positions, g.int64Vector([0])])]);
-  const index = (tableName: string, values: BigInt64Array): string => g.op('Gather', [g.int64(tableName, values, [values.length]), delta], { axis: attr.int(0) });
-  return { ...terms, rel, span, c2pIndex: index('relative_c2p_rows', tables.c2p), p2cIndex: index('relative_p2c_rows', tables.p2c) };
+  const c2pTable = g.int64('relative_c2p_rows', tables.c2p, [tables.c2p.length]);
+  const p2cTable = g.int64('relative_p2c_rows', tables.p2c, [tables.p2c.length]);
+  // The rows a sequence of this length reads (both tables are monotone in δ): [lo, hi) of the 2·span rows.
+  const firstDelta = g.op('Sub', [g.int64Vector([maxLength]), seqLen1d]); // δ = −(seq − 1)
+  const lastDelta = g.op('Add', [seqLen1d, g.int64Vector([maxLength - 2])]); // δ = seq − 1
+  const at = (table: string, index: string): string => g.op('Gather', [table, index], { axis: attr.int(0) });
+  const lo = g.op('Min', [at(c2pTable, firstDelta), at(p2cTable, lastDelta)]);
+  const hi = g.op('Add', [g.op('Max', [at(c2pTable, lastDelta), at(p2cTable, firstDelta)]), g.int64Vector([1])]);
+  const index = (table: string): string => g.op('Sub', [at(table, delta), lo]);
+  return { ...terms, rel, span, window: { lo, hi }, c2pIndex: index(c2pTable), p2cIndex: index(p2cTable) };
 }
 
 /** `DebertaV2ForTokenClassification` (DeBERTa-v2 and v3); int8 as the other encoders. */
 export const DEBERTA_V2_BUILDER: GraphBuilderEntry = {
-  version: 1,
+  version: 2,
   variants: ['int8'],
   build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildDebertaV2TokenClassifier(ck, options.variant === 'int8'),
 };

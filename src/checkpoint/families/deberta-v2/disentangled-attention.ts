@@ -18,7 +18,9 @@ export interface RelativeContext {
   /** Normalised relative embeddings `[2·span, hidden]`. */
   rel: string;
   span: number;
-  /** int64 `[seq, seq]` embedding rows of c2p and p2c (see relativeIndexTables). */
+  /** int64 `[1]`: the rows `[lo, hi)` of the relative embeddings this sequence length reads (short texts read few). */
+  window: { lo: string; hi: string };
+  /** int64 `[seq, seq]` embedding rows of c2p and p2c (see relativeIndexTables), minus `window.lo`. */
   c2pIndex: string;
   p2cIndex: string;
 }
@@ -27,7 +29,7 @@ export interface RelativeContext {
  * DeBERTa's disentangled self-attention (before the output Linear): `softmax((c2c + c2p + p2c) / √(d·k) + mask) · V`,
  * k = 1 + the number of position terms. c2p = Qᵢ · PosK[c2pIndex(i−j)], p2c = Kⱼ · PosQ[p2cIndex(j−i)]. The scale is
  * folded into Q and into PosQ (constant, so ORT folds it at session start); the gathers are GatherElements on the
- * `[batch, heads, seq, 2·span]` products. Returns `[batch, seq, hidden]`.
+ * `[batch, heads, seq, window]` products, the window being the relative rows this sequence length reads. Returns `[batch, seq, hidden]`.
  */
 export function disentangledAttention(
   ops: CheckpointOps,
@@ -50,9 +52,11 @@ export function disentangledAttention(
   let scores = g.op('MatMul', [q, heads4(kProjected, [0, 2, 3, 1])]);
   if (relative !== undefined && (relative.c2p || relative.p2c)) {
     const { rel, span } = relative;
-    // [2·span, hidden] → [heads, headDim, 2·span]: the position keys/queries of every head, transposed for MatMul.
-    const positions = (prefix: string, contentBuilt: boolean): string =>
-      g.op('Transpose', [g.op('Reshape', [positionProjection(ops, rel, prefix, hidden, contentBuilt), g.int64Vector([2 * span, heads, headDim])])], { perm: attr.ints([1, 2, 0]) });
+    // [2·span, hidden] → [heads, headDim, 2·span] (constant: folded at session start) → the window's columns.
+    const positions = (prefix: string, contentBuilt: boolean): string => {
+      const all = g.op('Transpose', [g.op('Reshape', [positionProjection(ops, rel, prefix, hidden, contentBuilt), g.int64Vector([2 * span, heads, headDim])])], { perm: attr.ints([1, 2, 0]) });
+      return g.op('Slice', [all, relative.window.lo, relative.window.hi, g.int64Vector([2])]);
+    };
     const shape = g.op('Shape', [scores]);
     const gathered = (product: string, index: string): string =>
       g.op('GatherElements', [product, g.op('Expand', [index, shape])], { axis: attr.int(-1) });
