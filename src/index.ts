@@ -119,6 +119,7 @@ export { intermittent, INTERMITTENT_METHODS } from './runtime/forecast/intermitt
 export type { IntermittentMethod, IntermittentOptions } from './runtime/forecast/intermittent/intermittent.js';
 export { intermittentScore, zeroInflatedDemand } from './runtime/forecast/intermittent/intermittent-metrics.js';
 export type { IntermittentScore } from './runtime/forecast/intermittent/intermittent-metrics.js';
+export { statEnsemble } from './runtime/forecast/stat-ensemble.js';
 export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
 export { createBaseline } from './runtime/forecast/baseline-spec.js';
 export type { BaselineKind, BaselineSpec } from './runtime/forecast/baseline-spec.js';

@@ -34,7 +34,7 @@ describe('baselineArgProblems', () => {
       { param: 'seasonal_periods', message: '--seasonal_periods is used only by the baseline --model_id=mstl; model "theta" does not use it: remove the arg or change --model_id' },
     ]);
     expect(problems('amazon/chronos-bolt-small', ['--season=24', '--max_context=100']).map((p) => p.message)).toEqual([
-      '--season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets, mstl and auto-arima; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id',
+      '--season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets, mstl, auto-arima and stat-ensemble; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id',
       '--max_context is used only by the baseline --model_id=auto-ets; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id',
     ]);
     expect(problems('naive', ['--season=7'])).toMatchObject([{ param: 'season', message: expect.stringContaining('model "naive" does not use it') }]);

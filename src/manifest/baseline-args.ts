@@ -2,7 +2,7 @@ import { didYouMean } from './kserve-crd/did-you-mean.js';
 import type { RuntimeArgs } from './parse-runtime-args.js';
 
 /** The offline forecasting baselines a service can name by `--model_id`. */
-export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima' | 'croston' | 'croston-sba' | 'tsb' | 'adida' | 'imapa';
+export type BaselineName = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima' | 'stat-ensemble' | 'croston' | 'croston-sba' | 'tsb' | 'adida' | 'imapa';
 
 /** `--model_id` values (after {@link baselineOf}'s normalisation) that name an offline baseline. */
 const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
@@ -16,6 +16,8 @@ const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
   'auto-arima': 'auto-arima',
   autoarima: 'auto-arima',
   arima: 'auto-arima',
+  'stat-ensemble': 'stat-ensemble',
+  ensemble: 'stat-ensemble',
   croston: 'croston',
   'croston-sba': 'croston-sba',
   sba: 'croston-sba',
@@ -30,7 +32,7 @@ const BASELINE_IDS: Readonly<Record<string, BaselineName>> = {
  * (AutoETS fits each series' last N values). No other model reads them, Chronos-Bolt included.
  */
 export const BASELINE_ARGS: Readonly<Record<string, readonly BaselineName[]>> = {
-  season: ['seasonal-naive', 'theta', 'auto-ets', 'mstl', 'auto-arima'],
+  season: ['seasonal-naive', 'theta', 'auto-ets', 'mstl', 'auto-arima', 'stat-ensemble'],
   seasonal_periods: ['mstl'],
   max_context: ['auto-ets'],
 };

@@ -6,21 +6,22 @@ import type { ForecastModel } from './forecast-model.js';
 import { intermittent, type IntermittentMethod, type IntermittentOptions } from './intermittent/intermittent.js';
 import { mstl, type MstlOptions } from './mstl/mstl.js';
 import { seasonalNaive } from './seasonal-naive.js';
+import { statEnsemble } from './stat-ensemble.js';
 import { theta } from './theta.js';
 
 /** The offline baselines that can be rebuilt from a name and plain options (in a worker thread, say). */
-export type BaselineKind = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima' | IntermittentMethod;
+export type BaselineKind = 'seasonal-naive' | 'naive' | 'theta' | 'auto-ets' | 'mstl' | 'auto-arima' | 'stat-ensemble' | IntermittentMethod;
 
 /** A baseline by name with its options: plain data, so it can cross to a worker thread. */
 export type BaselineSpec =
-  | { kind: 'seasonal-naive' | 'naive' | 'theta'; options?: BaselineOptions }
+  | { kind: 'seasonal-naive' | 'naive' | 'theta' | 'stat-ensemble'; options?: BaselineOptions }
   | { kind: 'auto-ets'; options?: AutoEtsOptions }
   | { kind: 'mstl'; options?: MstlOptions }
   | { kind: 'auto-arima'; options?: AutoArimaOptions }
   | { kind: IntermittentMethod; options?: IntermittentOptions };
 
 /** The baseline kinds, for messages. */
-export const BASELINE_KINDS: readonly BaselineKind[] = ['seasonal-naive', 'naive', 'theta', 'auto-ets', 'mstl', 'auto-arima', 'croston', 'croston-sba', 'tsb', 'adida', 'imapa'];
+export const BASELINE_KINDS: readonly BaselineKind[] = ['seasonal-naive', 'naive', 'theta', 'auto-ets', 'mstl', 'auto-arima', 'stat-ensemble', 'croston', 'croston-sba', 'tsb', 'adida', 'imapa'];
 
 /** Builds the baseline `spec` names (the same model in any thread); throws `config` for an unknown kind. */
 export function createBaseline(spec: BaselineSpec): ForecastModel {
@@ -37,6 +38,8 @@ export function createBaseline(spec: BaselineSpec): ForecastModel {
       return mstl(spec.options);
     case 'auto-arima':
       return autoArima(spec.options);
+    case 'stat-ensemble':
+      return statEnsemble(spec.options);
     case 'croston':
     case 'croston-sba':
     case 'tsb':

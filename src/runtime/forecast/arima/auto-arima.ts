@@ -19,6 +19,8 @@ export interface AutoArimaOptions extends BaselineOptions {
 export interface AutoArimaForecast extends PointAndSpread {
   /** The model as R prints it (`ARIMA(0,1,1)(0,1,1)[12]`), or `naive` for the fallback. */
   model: string;
+  /** Why no ARIMA was used when the series had enough distinct values for one (the search failed): the fallback is `naive`. */
+  fallback?: string;
 }
 
 /** Regressors of one series for {@link autoArimaForecast}: columns over the history and over the forecast horizon. */
@@ -60,8 +62,12 @@ function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: 
   const z = BASELINE_LEVELS.map(normalQuantile);
   const values: Float32Array[] = [];
   const mean: Float32Array[] = [];
+  const taskWarnings: NonNullable<ModelForecast['taskWarnings']> = [];
   let row = 0;
-  for (const task of tasks) {
+  for (const [ti, task] of tasks.entries()) {
+    if (task.pastCovariates.length > 0) {
+      taskWarnings.push({ task: ti, code: 'covariates_ignored', field: 'past_covariates', message: 'auto-arima uses covariates with known future values (future_covariates) only; the past-only ones were not used' });
+    }
     const usable = task.futureCovariates.filter((c) => c.history.some((v) => !Number.isNaN(v)));
     for (const y of task.targets) {
       opts.signal?.throwIfAborted();
@@ -69,6 +75,9 @@ function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: 
       const regressors: ArimaRegressors | undefined =
         usable.length === 0 ? undefined : { past: usable.map((c) => gapFree(c.history)), future: usable.map((c) => gapFree(c.future, c.history)) };
       const f = autoArimaForecast(y, horizon, { ...options, season, regressors });
+      if (f.fallback !== undefined) {
+        taskWarnings.push({ task: ti, code: 'model_fallback', message: `auto-arima fell back to the naive forecast: ${f.fallback}` });
+      }
       const v = new Float32Array(z.length * horizon);
       z.forEach((zq, q) => {
         for (let h = 0; h < horizon; h++) {
@@ -79,7 +88,7 @@ function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: 
       mean.push(Float32Array.from(f.point));
     }
   }
-  return { levels: BASELINE_LEVELS, values, mean };
+  return { levels: BASELINE_LEVELS, values, mean, ...(taskWarnings.length > 0 ? { taskWarnings } : {}) };
 }
 
 /** x with NaNs filled (inner ones interpolated, leading ones by the first value, trailing ones carried); `before` supplies the last value for a leading gap in a future column. */
@@ -113,12 +122,13 @@ export function autoArimaForecast(y: ArrayLike<number>, horizon: number, options
     if (f.point.every(Number.isFinite) && f.sd.every(Number.isFinite)) {
       return { ...f, model: name };
     }
+    return { ...naive(values, horizon), fallback: 'the ARIMA forecast was not finite' };
   } catch (e) {
     if (!(e instanceof InferkitError) || e.param === 'future_covariates') {
       throw e;
     }
+    return { ...naive(values, horizon), fallback: e.message };
   }
-  return naive(values, horizon);
 }
 
 /** Last value, σ√h spread with σ the RMS one-step difference (0 for a constant series). */
