@@ -1,6 +1,6 @@
 /**
  * Accuracy of the offline models on the shipped data sets: rolling-origin MASE, WQL and 80%
- * interval coverage (3 folds) of naive, seasonal naive, Theta, AutoETS, AutoARIMA and MSTL per frequency
+ * interval coverage (3 folds) of naive, seasonal naive, Theta, AutoETS, AutoARIMA, MSTL and the stat-ensemble per frequency
  * group, fit CPU milliseconds per series and fold, the number of series each model is best on (lowest MASE), the mean over all 12 classic series (the issue-15 target: best mean MASE ≤ 1.21 with
  * coverage 0.75–0.85), and MSTL (periods 48 and 336) against seasonal naive (season 336) on the
  * half-hourly `taylor` electricity demand. Run: `npx tsx bench/accuracy.ts`.
@@ -14,6 +14,7 @@ import { autoEts } from '../src/runtime/forecast/ets/auto-ets.js';
 import type { ForecastModel } from '../src/runtime/forecast/forecast-model.js';
 import { mstl } from '../src/runtime/forecast/mstl/mstl.js';
 import { seasonalNaive } from '../src/runtime/forecast/seasonal-naive.js';
+import { statEnsemble } from '../src/runtime/forecast/stat-ensemble.js';
 import { theta } from '../src/runtime/forecast/theta.js';
 
 export interface AccuracyRow {
@@ -39,7 +40,7 @@ const HORIZON: Partial<Record<Frequency, number>> = { month: 12, quarter: 8, yea
 
 /** The models compared on the classic and stock data. */
 function models(): ForecastModel[] {
-  return [seasonalNaive({ season: 1, name: 'naive' }), seasonalNaive(), theta(), autoEts(), autoArima(), mstl()];
+  return [seasonalNaive({ season: 1, name: 'naive' }), seasonalNaive(), theta(), autoEts(), autoArima(), mstl(), statEnsemble()];
 }
 
 /** Reads `datasets/taylor.csv` (half-hourly, `timestamp,value`) as one series. */
