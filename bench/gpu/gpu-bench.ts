@@ -63,8 +63,8 @@ function models(): Model[] {
   ];
 }
 
-async function timeRuns(session: ort.InferenceSession, feeds: Record<string, ort.Tensor>): Promise<{ ms: number; out: Float32Array }> {
-  let out = new Float32Array();
+async function timeRuns(session: ort.InferenceSession, feeds: Record<string, ort.Tensor>): Promise<{ ms: number; out: Float32Array<ArrayBufferLike> }> {
+  let out: Float32Array = new Float32Array();
   for (let i = 0; i < 3; i++) {
     const r = await session.run(feeds);
     out = r[session.outputNames[0]].data as Float32Array;
