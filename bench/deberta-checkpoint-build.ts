@@ -1,0 +1,189 @@
+/**
+ * DeBERTa-v3 token classifiers built from safetensors (issue 25, item 5):
+ * 1. build — a random `DebertaV2ForTokenClassification` of deberta-v3-base's shape (12 layers, hidden 768, 12 heads,
+ *    FFN 3072, 128,100-piece vocabulary, 256 position buckets: 184 M parameters; `--quick`: 2 layers, 2,500 pieces),
+ *    generated once into the bench cache, built in a fresh process per variant (openCheckpoint + the builder + the
+ *    graph cache): wall time and the process's peak RSS against the weights' size, fp32 and int8;
+ * 2. speed — the built int8 graph vs the built fp32 on identical tensors, alternating runs.
+ * Run: `npx tsx bench/deberta-checkpoint-build.ts [--quick] [--threads N]` (env `INFERKIT_BENCH_CACHE`: the bench cache).
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DEBERTA_V2_BUILDER } from '../src/checkpoint/families/deberta-v2.js';
+import { cachedGraph } from '../src/checkpoint/graph-cache.js';
+import { openCheckpoint } from '../src/checkpoint/safetensors.js';
+import { createLocalSession, int64Tensor } from '../src/runtime/ort.js';
+import { benchCacheDir } from './lib/graph-cache.js';
+import { formatSummary, median, summarize } from './lib/stats.js';
+import type { Table } from './lib/table.js';
+
+const BASE = { layers: 12, vocab: 128100 };
+const QUICK = { layers: 2, vocab: 2500 };
+const HIDDEN = 768;
+const FFN = 3072;
+
+/** Every tensor: name → [shape, init (std; 0 = zeros, -1 = ones)]. */
+function debertaTensors(layers: number, vocab: number): [string, number[], number][] {
+  const h = HIDDEN;
+  const out: [string, number[], number][] = [];
+  const lin = (p: string, o: number, i: number): void => void out.push([`${p}.weight`, [o, i], 0.02], [`${p}.bias`, [o], 0]);
+  const norm = (p: string): void => void out.push([`${p}.weight`, [h], -1], [`${p}.bias`, [h], 0]);
+  out.push(['deberta.embeddings.word_embeddings.weight', [vocab, h], 0.02]);
+  norm('deberta.embeddings.LayerNorm');
+  out.push(['deberta.encoder.rel_embeddings.weight', [512, h], 0.02]);
+  norm('deberta.encoder.LayerNorm');
+  for (let i = 0; i < layers; i++) {
+    const l = `deberta.encoder.layer.${i}`;
+    for (const w of ['query_proj', 'key_proj', 'value_proj']) {
+      lin(`${l}.attention.self.${w}`, h, h);
+    }
+    lin(`${l}.attention.output.dense`, h, h);
+    norm(`${l}.attention.output.LayerNorm`);
+    lin(`${l}.intermediate.dense`, FFN, h);
+    lin(`${l}.output.dense`, h, FFN);
+    norm(`${l}.output.LayerNorm`);
+  }
+  lin('classifier', 9, h);
+  return out;
+}
+
+/** Writes (once) the random checkpoint, one tensor at a time; returns the weights' bytes. */
+function writeDebertaCheckpoint(dir: string, layers: number, vocab: number): number {
+  const tensors = debertaTensors(layers, vocab);
+  const bytes = tensors.reduce((n, [, shape]) => n + shape.reduce((a, b) => a * b, 1) * 4, 0);
+  if (existsSync(join(dir, 'complete'))) {
+    return bytes;
+  }
+  const tmp = `${dir}.incomplete`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const header: Record<string, unknown> = {};
+  let at = 0;
+  for (const [name, shape] of tensors) {
+    const n = shape.reduce((a, b) => a * b, 1) * 4;
+    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + n] };
+    at += n;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const fd = openSync(join(tmp, 'model.safetensors'), 'w');
+  try {
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(json.length));
+    writeSync(fd, len);
+    writeSync(fd, json);
+    let state = 7;
+    for (const [, shape, std] of tensors) {
+      const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
+      for (let i = 0; i < v.length; i++) {
+        state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+        v[i] = std < 0 ? 1 : std * Math.sqrt(3) * (state / 2 ** 31 - 1);
+      }
+      writeSync(fd, new Uint8Array(v.buffer));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const config = {
+    architectures: ['DebertaV2ForTokenClassification'], model_type: 'deberta-v2', hidden_size: HIDDEN, num_hidden_layers: layers,
+    num_attention_heads: 12, intermediate_size: FFN, hidden_act: 'gelu', layer_norm_eps: 1e-7, max_position_embeddings: 512,
+    type_vocab_size: 0, vocab_size: vocab, pad_token_id: 0, relative_attention: true, max_relative_positions: -1, position_buckets: 256,
+    pos_att_type: ['p2c', 'c2p'], norm_rel_ebd: 'layer_norm', share_att_key: true, position_biased_input: false,
+    id2label: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i), `LABEL_${i}`])),
+  };
+  writeFileSync(join(tmp, 'config.json'), JSON.stringify(config, null, 2));
+  writeFileSync(join(tmp, 'complete'), '');
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  return bytes;
+}
+
+interface ChildReport {
+  ms: number;
+  maxRssBytes: number;
+  graphPath: string;
+}
+
+async function build(dir: string, cacheDir: string, variant: string): Promise<string> {
+  const ck = await openCheckpoint(dir);
+  try {
+    const r = await cachedGraph(ck, { family: 'deberta-v2', builderVersion: DEBERTA_V2_BUILDER.version, variant, cacheDir }, (c) => DEBERTA_V2_BUILDER.build(c, { variant }));
+    return r.graphPath;
+  } finally {
+    ck.close();
+  }
+}
+
+function child(dir: string, cacheDir: string, variant: string): ChildReport {
+  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', dir, cacheDir, variant], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as ChildReport;
+}
+
+/** Both parts; returns their tables. */
+export async function runDebertaCheckpointBench(options: { quick?: boolean; threads?: number; log?: (line: string) => void } = {}): Promise<Table[]> {
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const threads = options.threads ?? 1;
+  const shape = options.quick === true ? QUICK : BASE;
+  const dir = join(benchCacheDir(), `deberta-v3-checkpoint-L${shape.layers}-V${shape.vocab}-v1`);
+  log(`  generating (once) ${dir}`);
+  const weights = writeDebertaCheckpoint(dir, shape.layers, shape.vocab);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-deberta-bench-'));
+  try {
+    const builds = ['fp32', 'int8'].map((variant) => ({ variant, r: child(dir, cacheDir, variant) }));
+    const gib = (n: number): string => `${(n / 2 ** 30).toFixed(2)} GiB`;
+    const buildTable: Table = {
+      title: `Building a DeBERTa-v3 token-classification graph from safetensors (${shape.layers} layers, hidden ${HIDDEN}, ${(weights / 4 / 1e6).toFixed(0)} M parameters)`,
+      headers: ['variant', 'build s', 'process peak RSS', 'peak RSS / weights'],
+      rows: builds.map(({ variant, r }) => [variant, (r.ms / 1000).toFixed(2), gib(r.maxRssBytes), `${(r.maxRssBytes / weights).toFixed(2)}×`]),
+      notes: [`Weights ${gib(weights)} F32 (random). Each build in a fresh Node process (tsx): peak RSS is its getrusage maxrss, Node/tsx included. Load average ${loadavg()[0].toFixed(2)}.`],
+    };
+    const [fp32, int8] = builds.map((b) => b.r.graphPath);
+    const sa = await createLocalSession(int8, { intraOpThreads: threads });
+    const sb = await createLocalSession(fp32, { intraOpThreads: threads });
+    const rows: string[][] = [];
+    for (const [batch, seq] of options.quick === true ? [[1, 16], [8, 64]] : [[1, 16], [8, 32], [8, 128]]) {
+      const feeds = { input_ids: int64Tensor(BigInt64Array.from({ length: batch * seq }, (_, i) => BigInt(5 + ((i * 7919) % (shape.vocab - 5)))), [batch, seq]), attention_mask: int64Tensor(new BigInt64Array(batch * seq).fill(1n), [batch, seq]) };
+      const once = async (s: typeof sa): Promise<number> => {
+        const t = performance.now();
+        await s.run(feeds);
+        return performance.now() - t;
+      };
+      await once(sa);
+      await once(sb);
+      const [ta, tb]: [number[], number[]] = [[], []];
+      for (const start = performance.now(); ta.length < 5 || (performance.now() - start < 4000 && ta.length < 100); ) {
+        ta.push(await once(sa));
+        tb.push(await once(sb));
+      }
+      rows.push([`${batch} × ${seq}`, formatSummary(summarize(ta)), formatSummary(summarize(tb)), `${(median(tb) / median(ta)).toFixed(2)}×`, String(ta.length)]);
+      log(`  ${batch}×${seq}: int8 ${median(ta).toFixed(1)} ms, fp32 ${median(tb).toFixed(1)} ms`);
+    }
+    await sa.release();
+    await sb.release();
+    const speedTable: Table = {
+      title: `DeBERTa-v3 built int8 vs built fp32 (${threads} intra-op thread(s))`,
+      headers: ['batch × tokens', 'int8 ms', 'fp32 ms', 'int8 / fp32 speed', 'runs each'],
+      rows,
+      notes: ['Raw InferenceSession.run on identical tensors, alternating; medians (min–max).'],
+    };
+    return [buildTable, speedTable];
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--child') {
+    const t = performance.now();
+    const graphPath = await build(argv[1], argv[2], argv[3]);
+    process.stdout.write(`${JSON.stringify({ ms: performance.now() - t, maxRssBytes: process.resourceUsage().maxRSS * 1024, graphPath } satisfies ChildReport)}\n`);
+  } else {
+    const threads = argv.includes('--threads') ? Number(argv[argv.indexOf('--threads') + 1]) : 1;
+    const tables = await runDebertaCheckpointBench({ quick: argv.includes('--quick'), threads });
+    const { renderTable } = await import('./lib/table.js');
+    process.stdout.write(`${tables.map(renderTable).join('\n\n')}\n`);
+  }
+}
