@@ -51,6 +51,22 @@ function wakeups(pid: number): number | undefined {
 
 const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ash', 'busybox']);
 
+/** The shell npm started the command in: the parent, or an ancestor up to 3 levels (`npm run` → sh → tsx → node). */
+function shellAbove(parent: number): number | undefined {
+  let pid = parent;
+  for (let level = 0; level < 3 && pid > 1; level++) {
+    const stat = procStat(pid);
+    if (stat === undefined) {
+      return undefined;
+    }
+    if (SHELLS.has(stat.comm)) {
+      return pid;
+    }
+    pid = stat.ppid;
+  }
+  return undefined;
+}
+
 /**
  * npm runs a bin through `sh -c`, which waits for it. On SIGTERM npm signals that shell, which dies
  * and leaves this process re-parented; on SIGHUP npm itself dies and the shell is re-parented; on
@@ -64,7 +80,7 @@ const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ash', 'busybox']);
  */
 export function watchNpm(stop: (why: string) => void): void {
   const parent = process.ppid;
-  const shell = SHELLS.has(procStat(parent)?.comm ?? '') ? parent : undefined;
+  const shell = shellAbove(parent);
   const npm = shell === undefined ? undefined : procStat(shell)?.ppid;
   let baseline = shell === undefined ? undefined : wakeups(shell);
   let suspect = false;
