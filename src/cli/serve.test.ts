@@ -31,7 +31,7 @@ describe('inferkit serve', () => {
     const r = await runCli(['serve', chronos, '--port', '0']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`inferkit: ${chronos}: manifest: documents[0].spec.predictor.model.args: --season is used only by the baselines `
-      + '--model_id=seasonal-naive, theta, auto-ets and mstl; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id');
+      + '--model_id=seasonal-naive, theta, auto-ets, mstl, auto-arima and stat-ensemble; model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id');
   });
   it('reads a folder as its manifest files, as kubectl apply -f DIR does; a missing path or a folder without manifests is one clear line', async () => {
     const folder = join(dir, 'manifests');

@@ -109,7 +109,7 @@ describe('inferkit validate', () => {
     const r = await runCli(['validate', file]);
     expect(r.code).toBe(1);
     expect(r.stdout.replaceAll(dir, 'DIR').trim().split('\n')).toEqual([
-      'DIR/forecast-args.yaml: documents[0].spec.predictor.model.args: --season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets and mstl; '
+      'DIR/forecast-args.yaml: documents[0].spec.predictor.model.args: --season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets, mstl, auto-arima and stat-ensemble; '
       + 'model "amazon/chronos-bolt-small" does not use it: remove the arg or change --model_id',
       'DIR/forecast-args.yaml: documents[1].spec.predictor.model.args: --seasonal_periods is used only by the baseline --model_id=mstl; '
       + 'model "theta" does not use it: remove the arg or change --model_id',
@@ -139,7 +139,7 @@ describe('inferkit validate', () => {
       `${at(2, 'metadata.annotations["serving.inferkit.dev/replicas"]')}annotation serving.inferkit.dev/replicas: expected a positive integer (session replicas)`,
       `${at(2, 'metadata.annotations["serving.inferkit.dev/onnx-variant"]')}annotation serving.inferkit.dev/onnx-variant: expected "quantized" (onnx/model_quantized.onnx) or "default" (onnx/model.onnx)`,
       `${at(6)}the service names no model: set --model_id=<hub id or folder> or --model_dir=<folder>, or give KServe storage (storageUri: hf://org/name, s3://…; storage; storageUris)`,
-      `${at(7)}--model_id=baseline/… names no baseline; did you mean baseline/seasonal-naive? (baselines: seasonal-naive, naive, theta, auto-ets, mstl)`,
+      `${at(7)}--model_id=baseline/… names no baseline; did you mean baseline/seasonal-naive? (baselines: seasonal-naive, naive, theta, auto-ets, mstl, auto-arima, stat-ensemble, croston, croston-sba, tsb, adida, imapa)`,
       `DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: --task is an inferkit alias that KServe's runtime does not accept: write --task=token_classification so the manifest also deploys to a cluster`,
       'DIR/serve-checks.yaml: warning: documents[3].spec.predictor.model.args: runtime arg --dtype is not implemented by inferkit and was ignored',
       `DIR/serve-checks.yaml: warning: documents[4].spec.predictor.model.args: --task=fill_mask is served by KServe's runtime but not by inferkit serve (it serves token_classification and time_series_forecast): the service will fail there`,

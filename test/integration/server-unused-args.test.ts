@@ -43,7 +43,7 @@ const body = (model: string) => ({
 
 describe('serve: an arg the model would not use', () => {
   it.each([
-    ['chronos', 'season', /^--season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets and mstl; model "amazon\/chronos-bolt-small" does not use it: remove the arg or change --model_id; --max_context is used only by the baseline --model_id=auto-ets;/],
+    ['chronos', 'season', /^--season is used only by the baselines --model_id=seasonal-naive, theta, auto-ets, mstl, auto-arima and stat-ensemble; model "amazon\/chronos-bolt-small" does not use it: remove the arg or change --model_id; --max_context is used only by the baseline --model_id=auto-ets;/],
     ['theta', 'seasonal_periods', /^--seasonal_periods is used only by the baseline --model_id=mstl; model "theta" does not use it/],
     ['naive', 'season', /^--season is used only by the baselines .*; model "naive" does not use it/],
     ['both', 'season', /^--season with --seasonal_periods: mstl takes its periods from --seasonal_periods, not --season; set only one/],
