@@ -1,10 +1,14 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { topSelfTime, type CpuProfile } from '../bench/lib/cpu-profile.js';
 import { LeanConnection, requestBytes, runLoad } from '../bench/lib/load-client.js';
 import { measure } from '../bench/lib/measure.js';
 import { normalizeResult } from '../bench/lib/normalize-result.js';
+import { RESULTS_HEADER, sectionNames, upsertSection, writeSection, type SectionRun } from '../bench/lib/results-doc.js';
 import { formatMiB, formatNumber, formatRatio, formatSummary, median, minMax, percentile, rateOf, summarize } from '../bench/lib/stats.js';
 import { markdownTable, renderTable } from '../bench/lib/table.js';
 
@@ -191,5 +195,72 @@ describe('the load generator\'s lean connection', () => {
     await expect(closing.send(requestBytes(port, '/x'))).rejects.toThrow('connection closed');
     closing.close();
     await new Promise((r) => server.close(r));
+  });
+});
+
+describe('RESULTS.md sections (bench/lib/results-doc.ts)', () => {
+  const order = ['forecast', 'accuracy', 'server', 'csv-read'];
+  const run = (name: string, table: string, measured: string): SectionRun => ({
+    name,
+    title: `${name} title`,
+    measured: new Date(measured),
+    machine: '2 cores (Test CPU)',
+    loadAverage: 3.5,
+    threads: 1,
+    quick: false,
+    seconds: 12.5,
+    blocks: [table],
+    peak: '100 MiB',
+  });
+
+  it('replaces the regenerated bench section in a real file and keeps the header, summary and other sections byte for byte', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-results-'));
+    try {
+      const path = join(dir, 'RESULTS.md');
+      const handKept = '# results\n\n| bench | headline |\n| --- | --- |\n| forecast | 0.99× |\n';
+      const other = '<!-- bench:accuracy -->\n## accuracy\n\n| MASE |\n| 1.264 |\n<!-- /bench:accuracy -->';
+      await writeFile(path, `${handKept}\n<!-- bench:forecast -->\n## forecast\n\nold | 0.91×\n<!-- /bench:forecast -->\n\n${other}\n`);
+
+      await writeSection(path, run('forecast', '| series/s |\n| 52.3 |', '2026-11-27T10:00:00Z'), order);
+      const doc = await readFile(path, 'utf8');
+      expect(doc.startsWith(handKept)).toBe(true);
+      expect(doc).toContain(other);
+      expect(doc).not.toContain('old | 0.91×');
+      expect(doc).toContain('| 52.3 |');
+      expect(doc).toContain('measured 2026-11-27');
+      expect(doc).toContain('**Machine:** 2 cores (Test CPU) (load average 3.5');
+      expect(doc).toContain('`npm run bench -- --only forecast`');
+      expect(sectionNames(doc)).toEqual(['forecast', 'accuracy']);
+
+      // Regenerating again replaces, never appends a second round.
+      await writeSection(path, run('forecast', '| series/s |\n| 50.1 |', '2026-11-28T10:00:00Z'), order);
+      const again = await readFile(path, 'utf8');
+      expect(again.match(/<!-- bench:forecast -->/g)).toHaveLength(1);
+      expect(again).not.toContain('| 52.3 |');
+      expect(again).toContain('measured 2026-11-28');
+      expect(again.startsWith(handKept)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('puts a new section in run-all order, and starts a missing file from the header', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-results-'));
+    try {
+      const path = join(dir, 'sub', 'RESULTS.md');
+      await writeSection(path, run('csv-read', '| rows |', '2026-11-27T10:00:00Z'), order);
+      await writeSection(path, run('forecast', '| f |', '2026-11-27T10:00:00Z'), order);
+      await writeSection(path, run('server', '| s |', '2026-11-27T10:00:00Z'), order);
+      await writeSection(path, run('not-in-order', '| x |', '2026-11-27T10:00:00Z'), order);
+      const doc = await readFile(path, 'utf8');
+      expect(doc.startsWith(RESULTS_HEADER)).toBe(true);
+      expect(sectionNames(doc)).toEqual(['forecast', 'server', 'csv-read', 'not-in-order']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a section whose end marker is missing instead of swallowing the rest of the file', () => {
+    expect(() => upsertSection('<!-- bench:forecast -->\n## forecast\n\n<!-- bench:accuracy -->\n', 'forecast', 'x')).toThrow(/no end marker/);
   });
 });

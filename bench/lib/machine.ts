@@ -55,7 +55,8 @@ export function machineInfo(): MachineInfo {
   };
 }
 
-/** One markdown line describing the machine. */
-export function machineLine(m: MachineInfo): string {
-  return `${m.cores} cores (${m.cpuModel}), ${m.totalMemoryGiB} GiB RAM, ${m.platform}, Node ${m.node}, onnxruntime-node ${m.onnxruntime}, @huggingface/transformers ${m.transformers}, load average at start ${m.loadAverage}`;
+/** One markdown line describing the machine (and its load average at start unless `withLoad` is false). */
+export function machineLine(m: MachineInfo, withLoad = true): string {
+  const line = `${m.cores} cores (${m.cpuModel}), ${m.totalMemoryGiB} GiB RAM, ${m.platform}, Node ${m.node}, onnxruntime-node ${m.onnxruntime}, @huggingface/transformers ${m.transformers}`;
+  return withLoad ? `${line}, load average at start ${m.loadAverage}` : line;
 }
