@@ -161,13 +161,16 @@ function relativeContext(ops: CheckpointOps, c: DebertaV2Config, p: string, ids:
   const at = (table: string, index: string): string => g.op('Gather', [table, index], { axis: attr.int(0) });
   const lo = g.op('Min', [at(c2pTable, firstDelta), at(p2cTable, lastDelta)]);
   const hi = g.op('Add', [g.op('Max', [at(c2pTable, lastDelta), at(p2cTable, firstDelta)]), g.int64Vector([1])]);
-  const index = (table: string): string => g.op('Sub', [at(table, delta), lo]);
+  // Expanded to [batch, heads, seq, seq] once for every layer's GatherElements.
+  const batch1d = g.op('Shape', [ids], { start: attr.int(0), end: attr.int(1) });
+  const scoreShape = g.op('Concat', [batch1d, g.int64Vector([c.num_attention_heads]), seqLen1d, seqLen1d], { axis: attr.int(0) });
+  const index = (table: string): string => g.op('Expand', [g.op('Sub', [at(table, delta), lo]), scoreShape]);
   return { ...terms, rel, span, window: { lo, hi }, c2pIndex: index(c2pTable), p2cIndex: index(p2cTable) };
 }
 
 /** `DebertaV2ForTokenClassification` (DeBERTa-v2 and v3); int8 as the other encoders. */
 export const DEBERTA_V2_BUILDER: GraphBuilderEntry = {
-  version: 2,
+  version: 3,
   variants: ['int8'],
   build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildDebertaV2TokenClassifier(ck, options.variant === 'int8'),
 };

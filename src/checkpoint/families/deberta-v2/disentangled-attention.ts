@@ -20,7 +20,7 @@ export interface RelativeContext {
   span: number;
   /** int64 `[1]`: the rows `[lo, hi)` of the relative embeddings this sequence length reads (short texts read few). */
   window: { lo: string; hi: string };
-  /** int64 `[seq, seq]` embedding rows of c2p and p2c (see relativeIndexTables), minus `window.lo`. */
+  /** int64 `[batch, heads, seq, seq]` embedding rows of c2p and p2c (see relativeIndexTables), minus `window.lo`. */
   c2pIndex: string;
   p2cIndex: string;
 }
@@ -57,9 +57,7 @@ export function disentangledAttention(
       const all = g.op('Transpose', [g.op('Reshape', [positionProjection(ops, rel, prefix, hidden, contentBuilt), g.int64Vector([2 * span, heads, headDim])])], { perm: attr.ints([1, 2, 0]) });
       return g.op('Slice', [all, relative.window.lo, relative.window.hi, g.int64Vector([2])]);
     };
-    const shape = g.op('Shape', [scores]);
-    const gathered = (product: string, index: string): string =>
-      g.op('GatherElements', [product, g.op('Expand', [index, shape])], { axis: attr.int(-1) });
+    const gathered = (product: string, index: string): string => g.op('GatherElements', [product, index], { axis: attr.int(-1) });
     const parts: string[] = [scores];
     if (relative.c2p) {
       const posKey = positions(names.posKey ?? names.key, names.posKey === undefined);
