@@ -8,7 +8,7 @@ import { topSelfTime, type CpuProfile } from '../bench/lib/cpu-profile.js';
 import { LeanConnection, requestBytes, runLoad } from '../bench/lib/load-client.js';
 import { measure } from '../bench/lib/measure.js';
 import { normalizeResult } from '../bench/lib/normalize-result.js';
-import { RESULTS_HEADER, sectionNames, upsertSection, writeSection, type SectionRun } from '../bench/lib/results-doc.js';
+import { RESULTS_HEADER, sectionNames, sectionSays, upsertSection, writeSection, type SectionRun } from '../bench/lib/results-doc.js';
 import { formatMiB, formatNumber, formatRatio, formatSummary, median, minMax, percentile, rateOf, summarize } from '../bench/lib/stats.js';
 import { markdownTable, renderTable } from '../bench/lib/table.js';
 
@@ -219,7 +219,8 @@ describe('RESULTS.md sections (bench/lib/results-doc.ts)', () => {
       const path = join(dir, 'RESULTS.md');
       const handKept = '# results\n\n| bench | headline |\n| --- | --- |\n| forecast | 0.99× |\n';
       const other = '<!-- bench:accuracy -->\n## accuracy\n\n| MASE |\n| 1.264 |\n<!-- /bench:accuracy -->';
-      await writeFile(path, `${handKept}\n<!-- bench:forecast -->\n## forecast\n\nold | 0.91×\n<!-- /bench:forecast -->\n\n${other}\n`);
+      const says = '**What it says:** inferkit is 0.91× of raw.';
+      await writeFile(path, `${handKept}\n<!-- bench:forecast -->\n## forecast\n\n${says}\n\nold | 0.91×\n<!-- /bench:forecast -->\n\n${other}\n`);
 
       await writeSection(path, run('forecast', '| series/s |\n| 52.3 |', '2026-11-27T10:00:00Z'), order);
       const doc = await readFile(path, 'utf8');
@@ -231,6 +232,8 @@ describe('RESULTS.md sections (bench/lib/results-doc.ts)', () => {
       expect(doc).toContain('**Machine:** 2 cores (Test CPU) (load average 3.5');
       expect(doc).toContain('`npm run bench -- --only forecast`');
       expect(sectionNames(doc)).toEqual(['forecast', 'accuracy']);
+      // The hand-written reading is kept, marked as written for the earlier run.
+      expect(sectionSays(doc, 'forecast')).toBe(`${says} _(written for an earlier run: check it against the tables below)_`);
 
       // Regenerating again replaces, never appends a second round.
       await writeSection(path, run('forecast', '| series/s |\n| 50.1 |', '2026-11-28T10:00:00Z'), order);
@@ -239,6 +242,7 @@ describe('RESULTS.md sections (bench/lib/results-doc.ts)', () => {
       expect(again).not.toContain('| 52.3 |');
       expect(again).toContain('measured 2026-11-28');
       expect(again.startsWith(handKept)).toBe(true);
+      expect(again.match(/written for an earlier run/g)).toHaveLength(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -48,6 +48,21 @@ export function upsertSection(doc: string, name: string, body: string, order: re
   return `${doc.trimEnd()}\n\n${block}\n`;
 }
 
+const SAYS = '**What it says:**';
+const STALE = '_(written for an earlier run: check it against the tables below)_';
+
+/** The hand-written "What it says" paragraph of `name`'s section in `doc`, if there is one. */
+export function sectionSays(doc: string, name: string): string | undefined {
+  const start = doc.indexOf(`${startMarker(name)}\n`);
+  const end = doc.indexOf(endMarker(name), start);
+  if (start < 0 || end < 0) {
+    return undefined;
+  }
+  const body = doc.slice(start, end);
+  const at = body.indexOf(SAYS);
+  return at < 0 ? undefined : body.slice(at).split(/\n\s*\n/)[0]?.trim();
+}
+
 /** What one bench section says about its run. */
 export interface SectionRun {
   name: string;
@@ -64,6 +79,8 @@ export interface SectionRun {
   /** Markdown blocks (tables), or the reason it did not run. */
   blocks: readonly string[];
   peak?: string;
+  /** The section's "What it says" paragraph (kept from the previous run, marked as written for it). */
+  says?: string;
 }
 
 /** The body of one bench section: title, regenerate command, date, machine and load, then its tables. */
@@ -76,10 +93,14 @@ export function renderSection(run: SectionRun): string {
     ...(run.peak ? [`peak RSS ${run.peak}`] : []),
     `ONNX Runtime threads per session ${run.threads}`,
   ].join(' · ');
-  return [`## ${run.title}`, '', meta, '', `**Machine:** ${run.machine} (load average ${run.loadAverage} when the bench started).`, '', ...run.blocks.flatMap((b) => [b, ''])].join('\n');
+  const says = run.says === undefined ? [] : [run.says.includes(STALE) ? run.says : `${run.says} ${STALE}`, ''];
+  return [`## ${run.title}`, '', meta, '', `**Machine:** ${run.machine} (load average ${run.loadAverage} when the bench started).`, '', ...says, ...run.blocks.flatMap((b) => [b, ''])].join('\n');
 }
 
-/** Reads `path` (or starts from {@link RESULTS_HEADER}), replaces the section of `run`, writes it back. */
+/**
+ * Reads `path` (or starts from {@link RESULTS_HEADER}), replaces the section of `run`, writes it back.
+ * The section's hand-written "What it says" paragraph is carried over, marked as written for an earlier run.
+ */
 export async function writeSection(path: string, run: SectionRun, order: readonly string[]): Promise<void> {
   let doc: string;
   try {
@@ -91,5 +112,6 @@ export async function writeSection(path: string, run: SectionRun, order: readonl
     doc = RESULTS_HEADER;
   }
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, upsertSection(doc, run.name, renderSection(run), order));
+  const says = run.says ?? sectionSays(doc, run.name);
+  await writeFile(path, upsertSection(doc, run.name, renderSection({ ...run, ...(says === undefined ? {} : { says }) }), order));
 }
