@@ -112,15 +112,16 @@ export type { AutoArimaOptions, AutoArimaForecast, ArimaRegressors } from './run
 export { selectArima } from './runtime/forecast/arima/select-arima.js';
 export type { ArimaSelection, SelectArimaOptions } from './runtime/forecast/arima/select-arima.js';
 export { fitArima } from './runtime/forecast/arima/arima-fit.js';
-export type { ArimaFit, FitArimaOptions } from './runtime/forecast/arima/arima-fit.js';
+export type { ArimaFit, ArimaMethod, FitArimaOptions } from './runtime/forecast/arima/arima-fit.js';
 export { arimaForecast } from './runtime/forecast/arima/arima-forecast.js';
+export type { ArimaForecast } from './runtime/forecast/arima/arima-forecast.js';
 export type { ArimaOrder } from './runtime/forecast/arima/arima-spec.js';
 export { intermittent, INTERMITTENT_METHODS } from './runtime/forecast/intermittent/intermittent.js';
 export type { IntermittentMethod, IntermittentOptions } from './runtime/forecast/intermittent/intermittent.js';
 export { intermittentScore, zeroInflatedDemand } from './runtime/forecast/intermittent/intermittent-metrics.js';
 export type { IntermittentScore } from './runtime/forecast/intermittent/intermittent-metrics.js';
 export { statEnsemble } from './runtime/forecast/stat-ensemble.js';
-export type { BaselineOptions } from './runtime/forecast/baseline-model.js';
+export type { BaselineOptions, PointAndSpread } from './runtime/forecast/baseline-model.js';
 export { createBaseline } from './runtime/forecast/baseline-spec.js';
 export type { BaselineKind, BaselineSpec } from './runtime/forecast/baseline-spec.js';
 export { startWorkerBaseline, WorkerBaseline } from './runtime/worker/worker-baseline.js';
