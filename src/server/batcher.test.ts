@@ -117,15 +117,30 @@ describe('Batcher', () => {
   });
 
   it('maxConcurrentCalls 2: a request arriving while one call runs starts beside it; later ones merge', async () => {
-    const { calls, run } = recorder();
+    // Calls end only when released, so a loaded machine's late timers cannot end the first call early.
+    const calls: number[][] = [];
+    const release: (() => void)[] = [];
+    const run = (items: number[]): Promise<number[]> => {
+      calls.push([...items]);
+      return new Promise((resolve) => release.push(() => resolve(items.map((x) => x * 2))));
+    };
+    const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
     const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 5, maxConcurrentCalls: 2 });
     const first = b.submit([1]);
-    await new Promise((r) => setImmediate(r));
+    await tick();
     const second = b.submit([2]);
-    await new Promise((r) => setImmediate(r));
+    await tick();
+    expect(calls).toEqual([[1], [2]]);
     const rest = [b.submit([3]), b.submit([4])];
-    expect(await Promise.all([first, second, ...rest])).toEqual([[2], [4], [6], [8]]);
+    await tick();
+    expect(calls).toEqual([[1], [2]]); // both slots busy: 3 and 4 wait, merged
+    release.splice(0).forEach((go) => go()); // both calls end in the same turn: what queued goes out as one
+    for (let i = 0; i < 200 && calls.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
     expect(calls).toEqual([[1], [2], [3, 4]]);
+    release.splice(0).forEach((go) => go());
+    expect(await Promise.all([first, second, ...rest])).toEqual([[2], [4], [6], [8]]);
     expect(b.decisions).toMatchObject({ idle: 1, overlap: 1, busy: 1 });
   });
 });
