@@ -8,7 +8,7 @@
  * Run: `npx tsx bench/deberta-checkpoint-build.ts [--quick] [--threads N]` (env `INFERKIT_BENCH_CACHE`: the bench cache).
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +17,7 @@ import { cachedGraph } from '../src/checkpoint/graph-cache.js';
 import { openCheckpoint } from '../src/checkpoint/safetensors.js';
 import { createLocalSession, int64Tensor } from '../src/runtime/ort.js';
 import { benchCacheDir } from './lib/graph-cache.js';
+import { writeRandomCheckpoint, type RandomTensor } from './lib/random-checkpoint.js';
 import { formatSummary, median, summarize } from './lib/stats.js';
 import type { Table } from './lib/table.js';
 
@@ -52,40 +53,6 @@ function debertaTensors(layers: number, vocab: number): [string, number[], numbe
 
 /** Writes (once) the random checkpoint, one tensor at a time; returns the weights' bytes. */
 function writeDebertaCheckpoint(dir: string, layers: number, vocab: number): number {
-  const tensors = debertaTensors(layers, vocab);
-  const bytes = tensors.reduce((n, [, shape]) => n + shape.reduce((a, b) => a * b, 1) * 4, 0);
-  if (existsSync(join(dir, 'complete'))) {
-    return bytes;
-  }
-  const tmp = `${dir}.incomplete`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  const header: Record<string, unknown> = {};
-  let at = 0;
-  for (const [name, shape] of tensors) {
-    const n = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + n] };
-    at += n;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const fd = openSync(join(tmp, 'model.safetensors'), 'w');
-  try {
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(json.length));
-    writeSync(fd, len);
-    writeSync(fd, json);
-    let state = 7;
-    for (const [, shape, std] of tensors) {
-      const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
-      for (let i = 0; i < v.length; i++) {
-        state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-        v[i] = std < 0 ? 1 : std * Math.sqrt(3) * (state / 2 ** 31 - 1);
-      }
-      writeSync(fd, new Uint8Array(v.buffer));
-    }
-  } finally {
-    closeSync(fd);
-  }
   const config = {
     architectures: ['DebertaV2ForTokenClassification'], model_type: 'deberta-v2', hidden_size: HIDDEN, num_hidden_layers: layers,
     num_attention_heads: 12, intermediate_size: FFN, hidden_act: 'gelu', layer_norm_eps: 1e-7, max_position_embeddings: 512,
@@ -93,11 +60,8 @@ function writeDebertaCheckpoint(dir: string, layers: number, vocab: number): num
     pos_att_type: ['p2c', 'c2p'], norm_rel_ebd: 'layer_norm', share_att_key: true, position_biased_input: false,
     id2label: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i), `LABEL_${i}`])),
   };
-  writeFileSync(join(tmp, 'config.json'), JSON.stringify(config, null, 2));
-  writeFileSync(join(tmp, 'complete'), '');
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  return bytes;
+  const fills: RandomTensor[] = debertaTensors(layers, vocab).map(([name, shape, std]) => [name, shape, std < 0 ? 'ones' : std > 0 ? std : 'zeros']);
+  return writeRandomCheckpoint(dir, config, fills, { seed: 7 });
 }
 
 interface ChildReport {

@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { openCheckpoint } from '../src/checkpoint/safetensors.js';
 import { topSelfTime, type CpuProfile } from '../bench/lib/cpu-profile.js';
 import { LeanConnection, requestBytes, runLoad } from '../bench/lib/load-client.js';
 import { measure } from '../bench/lib/measure.js';
 import { normalizeResult } from '../bench/lib/normalize-result.js';
+import { writeRandomCheckpoint } from '../bench/lib/random-checkpoint.js';
 import { RESULTS_HEADER, sectionNames, sectionSays, upsertSection, writeSection, type SectionRun } from '../bench/lib/results-doc.js';
 import { formatMiB, formatNumber, formatRatio, formatSummary, median, minMax, percentile, rateOf, summarize } from '../bench/lib/stats.js';
 import { markdownTable, renderTable } from '../bench/lib/table.js';
@@ -266,5 +268,31 @@ describe('RESULTS.md sections (bench/lib/results-doc.ts)', () => {
 
   it('refuses a section whose end marker is missing instead of swallowing the rest of the file', () => {
     expect(() => upsertSection('<!-- bench:forecast -->\n## forecast\n\n<!-- bench:accuracy -->\n', 'forecast', 'x')).toThrow(/no end marker/);
+  });
+});
+
+describe('writeRandomCheckpoint', () => {
+  it('writes a checkpoint the safetensors reader opens, with each fill, once', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'inferkit-rc-')), 'model');
+    const bytes = writeRandomCheckpoint(dir, { architectures: ['X'] }, [
+      ['w', [100, 50], 0.1], ['ones', [7], 'ones'], ['zeros', [3], 'zeros'], ['near', [4000], { mean: 1, std: 0.01 }],
+    ]);
+    expect(bytes).toBe((5000 + 7 + 3 + 4000) * 4);
+    const ck = await openCheckpoint(dir);
+    const w = ck.float32('w', [100, 50]);
+    const mean = w.reduce((a, b) => a + b, 0) / w.length;
+    const std = Math.sqrt(w.reduce((a, b) => a + (b - mean) ** 2, 0) / w.length);
+    expect(Math.abs(mean)).toBeLessThan(0.01);
+    expect(std).toBeGreaterThan(0.09);
+    expect(std).toBeLessThan(0.11);
+    expect(Array.from(ck.float32('ones'))).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(Array.from(ck.float32('zeros'))).toEqual([0, 0, 0]);
+    const near = ck.float32('near');
+    expect(Math.min(...near)).toBeGreaterThan(0.98);
+    expect(Math.max(...near)).toBeLessThan(1.02);
+    ck.close();
+    // A complete folder is reused, not rewritten.
+    expect(writeRandomCheckpoint(dir, {}, [['w', [1], 'ones']])).toBe(4);
+    expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))).toEqual({ architectures: ['X'] });
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { writeRandomCheckpoint, type RandomTensor } from './random-checkpoint.js';
 import { join } from 'node:path';
 import type { BertShape } from './graph-cache.js';
 
@@ -36,60 +36,13 @@ export function bertTensors(s: BertShape): [string, number[], number][] {
  * a time. Returns the weights' bytes.
  */
 export function writeBertCheckpoint(dir: string, s: BertShape, tokenizerFrom: string, seed = 1): number {
-  const tensors = bertTensors(s);
-  const bytes = tensors.reduce((n, [, shape]) => n + shape.reduce((a, b) => a * b, 1) * 4, 0);
-  if (existsSync(join(dir, 'complete'))) {
-    return bytes;
-  }
-  const tmp = `${dir}.incomplete`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  const header: Record<string, unknown> = {};
-  let at = 0;
-  for (const [name, shape] of tensors) {
-    const n = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + n] };
-    at += n;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const fd = openSync(join(tmp, 'model.safetensors'), 'w');
-  try {
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(json.length));
-    writeSync(fd, len);
-    writeSync(fd, Buffer.from(json, 'utf8'));
-    let state = seed >>> 0 || 1;
-    for (const [, shape, std] of tensors) {
-      const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
-      if (std < 0) {
-        v.fill(1);
-      } else if (std > 0) {
-        const scale = std * Math.sqrt(3);
-        for (let i = 0; i < v.length; i++) {
-          state ^= state << 13;
-          state ^= state >>> 17;
-          state ^= state << 5;
-          v[i] = ((state >>> 0) / 2 ** 31 - 1) * scale;
-        }
-      }
-      writeSync(fd, new Uint8Array(v.buffer));
-    }
-  } finally {
-    closeSync(fd);
-  }
   const config = {
     architectures: ['BertForTokenClassification'], model_type: 'bert',
     hidden_size: s.hidden, num_hidden_layers: s.layers, num_attention_heads: s.heads, intermediate_size: s.intermediate,
     hidden_act: 'gelu', layer_norm_eps: 1e-12, max_position_embeddings: POSITIONS, type_vocab_size: 2, vocab_size: VOCAB, pad_token_id: 0,
     id2label: Object.fromEntries(Array.from({ length: LABELS }, (_, i) => [String(i), `LABEL_${i}`])),
   };
-  writeFileSync(join(tmp, 'config.json'), JSON.stringify(config, null, 2));
-  for (const f of ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt']) {
-    writeFileSync(join(tmp, f), readFileSync(join(tokenizerFrom, f)));
-  }
-  writeFileSync(join(tmp, 'complete'), '');
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  return bytes;
+  const fills: RandomTensor[] = bertTensors(s).map(([name, shape, std]) => [name, shape, std > 0 ? std : std < 0 ? 'ones' : 'zeros']);
+  const copy = ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt'].map((f) => join(tokenizerFrom, f));
+  return writeRandomCheckpoint(dir, config, fills, { seed, copy });
 }

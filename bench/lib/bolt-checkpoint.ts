@@ -1,5 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeRandomCheckpoint, type RandomTensor } from './random-checkpoint.js';
 
 /** Sizes of a Chronos-Bolt checkpoint to generate. chronos-bolt-base: d_model 768, 12 + 12 layers, 12 heads, d_ff 3072, context 2048, horizon 64. */
 export interface BoltCheckpointShape {
@@ -63,48 +62,6 @@ export function boltTensors(s: BoltCheckpointShape): [string, number[], number][
  * streaming one tensor at a time. Returns the weights' bytes.
  */
 export function writeBoltCheckpoint(dir: string, s: BoltCheckpointShape, seed = 1): number {
-  const tensors = boltTensors(s);
-  const bytes = tensors.reduce((n, [, shape]) => n + shape.reduce((a, b) => a * b, 1) * 4, 0);
-  if (existsSync(join(dir, 'complete'))) {
-    return bytes;
-  }
-  const tmp = `${dir}.incomplete`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  const header: Record<string, unknown> = {};
-  let at = 0;
-  for (const [name, shape] of tensors) {
-    const n = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + n] };
-    at += n;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const fd = openSync(join(tmp, 'model.safetensors'), 'w');
-  try {
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(json.length));
-    writeSync(fd, len);
-    writeSync(fd, Buffer.from(json, 'utf8'));
-    let state = seed >>> 0 || 1;
-    for (const [, shape, fanIn] of tensors) {
-      const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
-      if (fanIn === 0) {
-        v.fill(1);
-      } else if (fanIn > 0) {
-        const scale = Math.sqrt(3 / fanIn);
-        for (let i = 0; i < v.length; i++) {
-          state ^= state << 13;
-          state ^= state >>> 17;
-          state ^= state << 5;
-          v[i] = ((state >>> 0) / 2 ** 31 - 1) * scale;
-        }
-      }
-      writeSync(fd, new Uint8Array(v.buffer));
-    }
-  } finally {
-    closeSync(fd);
-  }
   const config = {
     architectures: ['ChronosBoltModelForForecasting'],
     model_type: 't5',
@@ -113,9 +70,6 @@ export function writeBoltCheckpoint(dir: string, s: BoltCheckpointShape, seed = 
     feed_forward_proj: 'relu', dense_act_fn: 'relu', is_gated_act: false, layer_norm_epsilon: 1e-6,
     relative_attention_num_buckets: 32, relative_attention_max_distance: 128, decoder_start_token_id: 0, vocab_size: 2,
   };
-  writeFileSync(join(tmp, 'config.json'), JSON.stringify(config, null, 2));
-  writeFileSync(join(tmp, 'complete'), '');
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  return bytes;
+  const fills: RandomTensor[] = boltTensors(s).map(([name, shape, fanIn]) => [name, shape, fanIn > 0 ? 1 / Math.sqrt(fanIn) : fanIn === 0 ? 'ones' : 'zeros']);
+  return writeRandomCheckpoint(dir, config, fills, { seed });
 }

@@ -1,5 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeRandomCheckpoint, type RandomTensor } from './random-checkpoint.js';
 
 /** Sizes of a TimesFM 2.0 checkpoint to generate. google/timesfm-2.0-500m-pytorch: hidden 1280, 50 layers, 16 heads × 80, intermediate 1280, context 2048. */
 export interface TimesFm20Shape {
@@ -105,38 +104,9 @@ export function parameterCount(tensors: ReadonlyArray<[string, number[], number]
   return tensors.reduce((n, [, shape]) => n + shape.reduce((a, b) => a * b, 1), 0);
 }
 
+/** TimesFM's init convention (fan-in > 0: variance 1/fan-in; 0: norm weights around 1; < 0: biases around 0) as fills. */
 function writeCheckpoint(dir: string, config: Record<string, unknown>, tensors: ReadonlyArray<[string, number[], number]>): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const header: Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }> = {};
-  let at = 0;
-  for (const [name, shape] of tensors) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
-    at += bytes;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const fd = openSync(join(dir, 'model.safetensors'), 'w');
-  try {
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(json.length));
-    writeSync(fd, len);
-    writeSync(fd, Buffer.from(json, 'utf8'));
-    let seed = 20261126;
-    const next = (): number => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 2 ** 32 - 0.5;
-    };
-    for (const [, shape, init] of tensors) {
-      const v = new Float32Array(shape.reduce((a, b) => a * b, 1));
-      const scale = init > 0 ? Math.sqrt(12 / init) : 0.2;
-      for (let i = 0; i < v.length; i++) {
-        v[i] = (init === 0 ? 1 : 0) + next() * scale;
-      }
-      writeSync(fd, new Uint8Array(v.buffer));
-    }
-  } finally {
-    closeSync(fd);
-  }
+  const noise = 0.2 / Math.sqrt(12);
+  const fills: RandomTensor[] = tensors.map(([name, shape, init]) => [name, shape, init > 0 ? 1 / Math.sqrt(init) : { mean: init === 0 ? 1 : 0, std: noise }]);
+  writeRandomCheckpoint(dir, config, fills, { seed: 20261126 });
 }
