@@ -7,16 +7,19 @@
  *
  * Bundled to one file by `bench/gpu/prepare.sh` so it runs on a machine that has only `node`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { resolveModelGraph } from '../../src/checkpoint/resolve-model-graph.js';
 import { buildBertTokenClassifier } from '../../src/onnx/bert-token-classifier.js';
 import { buildChronosBoltLike } from '../../src/onnx/chronos-bolt.js';
+import { BOLT_BASE, writeBoltCheckpoint } from '../lib/bolt-checkpoint.js';
 
 interface Model {
   name: string;
-  bytes: Uint8Array;
+  /** Graph bytes, or the path of a graph with external data. */
+  bytes: Uint8Array | string;
   feeds: (batch: number) => Record<string, ort.Tensor>;
   batches: number[];
 }
@@ -32,7 +35,7 @@ interface Row {
   error?: string;
 }
 
-const outDir = process.argv[2] ?? 'out/gpu';
+const outDir = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'out/gpu';
 const SEQ = 128;
 const VOCAB = 30522;
 
@@ -50,6 +53,16 @@ function boltFeeds(batch: number): Record<string, ort.Tensor> {
   const T = 512;
   const ctx = Float32Array.from({ length: batch * T }, (_, i) => 100 + 10 * Math.sin((i % T) / 6) + (i % 7));
   return { context: new ort.Tensor('float32', ctx, [batch, T]) };
+}
+
+/** Chronos-Bolt-base (205 M parameters, random weights) written as safetensors and built by inferkit's checkpoint builder. */
+async function builtBoltBase(): Promise<Model> {
+  const root = mkdtempSync(join(tmpdir(), 'inferkit-gpu-built-'));
+  const t0 = performance.now();
+  writeBoltCheckpoint(join(root, 'model'), BOLT_BASE);
+  const built = await resolveModelGraph(join(root, 'model'), { task: 'forecast', onnxGraphs: [], files: { required: ['config.json'] }, cacheDir: join(root, 'cache') });
+  console.log(`Chronos-Bolt-base checkpoint written and its graph built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${built.family})`);
+  return { name: 'Chronos-Bolt-base built from model.safetensors (context 512, horizon 64)', bytes: built.graphPath, feeds: boltFeeds, batches: [1, 16, 64, 256] };
 }
 
 function models(): Model[] {
@@ -94,14 +107,20 @@ async function main(): Promise<void> {
   console.log('backends', JSON.stringify(backends));
   const providers = ['cpu', 'webgpu', 'cuda'];
   const rows: Row[] = [];
-  for (const model of models()) {
+  // --built adds a graph built from a checkpoint; --built-only runs that alone.
+  const all = process.argv.includes('--built-only') ? [] : models();
+  if (process.argv.includes('--built') || process.argv.includes('--built-only')) {
+    all.push(await builtBoltBase());
+  }
+  for (const model of all) {
     const cpuRef = new Map<number, { ms: number; out: Float32Array }>();
     for (const provider of providers) {
       let session: ort.InferenceSession;
       try {
         const t = performance.now();
         // An `intraOpNumThreads: undefined` key is rejected ('must be a number'): leave it out for GPU providers.
-        session = await ort.InferenceSession.create(model.bytes, { executionProviders: [provider], graphOptimizationLevel: 'all', ...(provider === 'cpu' ? { intraOpNumThreads: cpus().length } : {}) });
+        const opts: ort.InferenceSession.SessionOptions = { executionProviders: [provider], graphOptimizationLevel: 'all', ...(provider === 'cpu' ? { intraOpNumThreads: cpus().length } : {}) };
+        session = typeof model.bytes === 'string' ? await ort.InferenceSession.create(model.bytes, opts) : await ort.InferenceSession.create(model.bytes, opts);
         console.log(`${model.name} on ${provider}: session in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       } catch (err) {
         const error = (err as Error).message.split('\n')[0].slice(0, 300);

@@ -23,6 +23,6 @@ xz -dc "$here/node.xz" > /tmp/node && chmod +x /tmp/node
 xz -dc "$here/libonnxruntime.so.1.xz" > "$here/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 ldconfig -p | grep -E "libvulkan|libcuda.so" || true
-cd "$here" && /tmp/node gpu-bench.mjs "$out"
+cd "$here" && /tmp/node gpu-bench.mjs "$out" "${@:2}"
 RUN
 du -sh .gpu

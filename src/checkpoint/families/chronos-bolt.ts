@@ -1,4 +1,5 @@
 import { attr, OnnxGraphBuilder } from '../../onnx/graph-builder.js';
+import { splitNarrow } from '../../onnx/split-narrow.js';
 import type { GraphBuilderEntry } from '../builders.js';
 import type { Checkpoint } from '../safetensors.js';
 import { parseBoltConfig, type BoltConfig } from './chronos-bolt/bolt-config.js';
@@ -69,7 +70,7 @@ export function buildChronosBoltGraph(ck: Checkpoint): OnnxGraphBuilder {
 }
 
 /** Bump when the graph written for the same checkpoint changes (the graph cache's key has it). */
-export const CHRONOS_BOLT_BUILDER_VERSION = 2;
+export const CHRONOS_BOLT_BUILDER_VERSION = 3;
 
 /** The Chronos-Bolt entry of GRAPH_BUILDERS. */
 export const chronosBoltBuilder: GraphBuilderEntry = {
@@ -170,7 +171,7 @@ function decoder(t: T5Context, encoded: string, sq: SequenceInfo, cfg: BoltConfi
   const layers = Array.from({ length: cfg.decoderLayers }, (_, i) => `decoder.block.${i}.layer`);
   const kvNames = layers.flatMap((p) => [`${p}.1.EncDecAttention.k.weight`, `${p}.1.EncDecAttention.v.weight`]);
   const kvW = linearWeight(t, 'decoder.cross_kv', kvNames, d, kvNames.map(() => inner));
-  const kv = g.node('Split', [gemm(g, encoded, kvW), g.int64Vector(kvNames.map(() => inner))], { axis: attr.int(-1) }, kvNames.length);
+  const kv = splitNarrow(g, gemm(g, encoded, kvW), kvNames.map(() => inner));
   const oneQuery = g.int64Vector([-1, heads, 1, dKv]);
   let x = embedding(g, t.ck, cfg.decoderStartTokenId, d); // [1, d]: the same start token for every row
   layers.forEach((p, i) => {
