@@ -20,8 +20,9 @@ const program = ts.createProgram([ENTRY], config?.options ?? { strict: true });
 const checker = program.getTypeChecker();
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
+/** One line, clipped at MAX_TYPE characters — after dropping import("<absolute path>"). so the cut does not depend on the checkout's path. */
 function clip(s: string): string {
-  const one = s.replace(/\s+/g, ' ');
+  const one = s.replace(/import\("[^"]*"\)\./g, '').replace(/\s+/g, ' ');
   return one.length > MAX_TYPE ? `${one.slice(0, MAX_TYPE)} …` : one;
 }
 
