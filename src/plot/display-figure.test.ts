@@ -24,7 +24,7 @@ describe('displayFigure outside a tslab kernel', () => {
         const err = await displayFigure(fig, { width: 300, height: 200, interactive, file }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(InferkitError);
         expect(err).toMatchObject({ code: 'config', param: 'display' });
-        expect((err as Error).message).toMatch(/^displayFigure needs a running tslab kernel \(Jupyter with the tslab kernel\); outside one, pass \{ display \}: an object with png\(bytes: Uint8Array\)/);
+        expect((err as Error).message).toMatch(/^displayFigure needs a running Jupyter kernel \(tslab, or Deno's\); outside one, pass \{ display \}: an object with png\(bytes: Uint8Array\)/);
         expect((err as Error).message).not.toContain('Not ready');
         expect(existsSync(file)).toBe(false);
       }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { BundleDisplay } from './deno-jupyter.js';
 import { kernelDisplay } from './display-frame.js';
 import type { PlotlyFigure } from './figure.js';
 import { figureOutputHtml } from './figure-output-html.js';
@@ -32,7 +33,10 @@ export interface DisplayFigureOptions extends RenderPngOptions {
   plotly?: RenderHtmlOptions['plotly'];
   /** Also write the interactive figure to this standalone HTML file (its folder is created when missing). */
   file?: string;
-  /** Where to show the chart (one without `html` gets the PNG). @default tslab's `display` (inside a tslab kernel) */
+  /**
+   * Where to show the chart (one without `html` gets the PNG; one with `bundle(mimeBundle)` gets the HTML, the
+   * plotly JSON and the summary line as one output). @default the kernel's display (tslab's, or `Deno.jupyter.display` in Deno's kernel)
+   */
   display?: FigureDisplay | PngDisplay;
 }
 
@@ -54,7 +58,9 @@ export interface DisplayedFigure {
  * interactive plotly chart where the front end runs scripts (plotly.js from its CDN, or inlined with
  * `plotly: 'inline'`); with `interactive: false` the PNG alone. Optionally writes a standalone HTML file.
  * The Chromium behind the PNG is shared by later charts and closes after `idleMs` (or `closeRenderer()`).
- * Outside a tslab kernel, pass `display` (an object with `png(bytes)`, and `html(html)` for the interactive
+ * In Deno's Jupyter kernel the output is one MIME bundle: that HTML, `application/vnd.plotly.v1+json` (drawn
+ * natively where the front end has plotly's renderer, as VS Code does) and the summary line as `text/plain`.
+ * Outside a tslab or Deno kernel, pass `display` (an object with `png(bytes)`, and `html(html)` for the interactive
  * chart); without it this throws an InferkitError `config` at once, before starting Chromium or writing `file`.
  */
 export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOptions = {}): Promise<DisplayedFigure> {
@@ -70,16 +76,24 @@ export async function displayFigure(fig: PlotlyFigure, options: DisplayFigureOpt
     shown.file = options.file;
   }
   if (options.interactive === false || !showsHtml(display)) {
-    display.png(png);
+    await display.png(png);
     return shown;
   }
   shown.html = figureOutputHtml(fig, png, { width, height, plotly: options.plotly ?? 'cdn', plotlyPath: options.plotlyPath });
-  display.html(shown.html);
+  if (showsBundle(display)) {
+    await display.bundle({ 'text/html': shown.html, 'application/vnd.plotly.v1+json': { data: fig.data, layout: { ...fig.layout, width, height } }, 'text/plain': String(shown) });
+  } else {
+    await display.html(shown.html);
+  }
   return shown;
 }
 
 function showsHtml(display: FigureDisplay | PngDisplay): display is FigureDisplay {
   return typeof (display as Partial<FigureDisplay>).html === 'function';
+}
+
+function showsBundle(display: FigureDisplay): display is FigureDisplay & Pick<BundleDisplay, 'bundle'> {
+  return typeof (display as Partial<BundleDisplay>).bundle === 'function';
 }
 
 /**

@@ -10,7 +10,7 @@ describe('displayFrame outside a tslab kernel', () => {
     expect(err).toBeInstanceOf(InferkitError);
     expect(err).toMatchObject({ code: 'config', param: 'display' });
     expect((err as Error).message).toBe(
-      'displayFrame needs a running tslab kernel (Jupyter with the tslab kernel); outside one, pass { display }: an object with html(html: string), or call frameHtml(frame) for the HTML',
+      "displayFrame needs a running Jupyter kernel (tslab, or Deno's); outside one, pass { display }: an object with html(html: string), or call frameHtml(frame) for the HTML",
     );
     expect((err as Error).message).not.toContain('Not ready');
   });

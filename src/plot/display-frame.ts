@@ -1,38 +1,48 @@
 import type { HtmlDisplay } from '../data/progress-bar.js';
 import { InferkitError } from '../errors.js';
+import { denoDisplay, denoJupyter, type MimeBundle } from './deno-jupyter.js';
 import { frameHtml, type FrameHtmlOptions, type TableLike } from './frame-html.js';
 
-/** The parts of tslab's `display` that inferkit's display helpers use. */
+/** The parts of the kernel's display (tslab's `display`, or `Deno.jupyter.display`) that inferkit's display helpers use. */
 export interface KernelDisplay extends HtmlDisplay {
-  png(bytes: Uint8Array): void;
+  html(html: string): void | Promise<void>;
+  png(bytes: Uint8Array): void | Promise<void>;
+  /** One output of several MIME types (Deno's kernel; tslab has no such call). */
+  bundle?(bundle: MimeBundle): void | Promise<void>;
 }
 
 /** Options of {@link displayFrame}. */
 export interface DisplayFrameOptions extends FrameHtmlOptions {
-  /** Where to show the table. @default tslab's `display` (inside a tslab kernel) */
+  /** Where to show the table. @default the kernel's display (inside a tslab or Deno Jupyter kernel) */
   display?: HtmlDisplay;
 }
 
 /**
  * Shows a DataFrame in a notebook as an HTML table (see `frameHtml`) instead of danfojs' console
- * table. Returns nothing, so a cell that ends with it prints nothing else. Outside a tslab kernel,
- * pass `display` (any object with `html(html)`); without it this throws an InferkitError `config`.
+ * table. Returns nothing, so a cell that ends with it prints nothing else. Works in tslab's and in Deno's
+ * Jupyter kernel (where a cell ending in an inferkit `Frame` shows the same table). Outside a kernel, pass
+ * `display` (any object with `html(html)`); without it this throws an InferkitError `config`.
  */
 export async function displayFrame(frame: TableLike, options: DisplayFrameOptions = {}): Promise<void> {
   const display: HtmlDisplay = options.display ?? (await kernelDisplay('displayFrame', 'an object with html(html: string), or call frameHtml(frame) for the HTML'));
-  display.html(frameHtml(frame, options));
+  await display.html(frameHtml(frame, options));
 }
 
 /**
- * tslab's `display` for the helper named `caller`. Where there is no running tslab kernel (tslab cannot
- * be loaded, or its display is not connected to a cell), this throws at once — before the caller does any
+ * The kernel's display for the helper named `caller`: `Deno.jupyter.display` in Deno's Jupyter kernel, else
+ * tslab's `display`. Where there is no running kernel (not Deno's, and tslab cannot be loaded or its display is
+ * not connected to a cell), this throws at once — before the caller does any
  * work, such as rendering a PNG — an InferkitError `config` (param `display`) saying so and what to pass as
  * `{ display }` instead (`instead`). Where tslab cannot tell beforehand, showing throws it instead of
  * tslab's "Not ready".
  */
 export async function kernelDisplay(caller: string, instead: string): Promise<KernelDisplay> {
   const noKernel = (cause: unknown, why = ''): InferkitError =>
-    new InferkitError('config', `${caller} needs a running tslab kernel (Jupyter with the tslab kernel)${why}; outside one, pass { display }: ${instead}`, { cause, param: 'display' });
+    new InferkitError('config', `${caller} needs a running Jupyter kernel (tslab, or Deno's)${why}; outside one, pass { display }: ${instead}`, { cause, param: 'display' });
+  const deno = denoJupyter();
+  if (deno !== undefined) {
+    return denoDisplay(deno);
+  }
   let tslab: { display: KernelDisplay };
   try {
     tslab = await import('tslab');

@@ -1,5 +1,7 @@
 import { inspect } from 'node:util';
 import { InferkitError } from '../../errors.js';
+import { JUPYTER_DISPLAY } from '../../plot/deno-jupyter.js';
+import { frameHtml } from '../../plot/frame-html.js';
 import { framePreview } from './frame-preview.js';
 
 /** Rows a text preview shows, of them from the end. */
@@ -17,6 +19,7 @@ export type Row = Record<string, unknown>;
  * `batchForecast(…).frame`, `crossValidation` and `readCsv` return. It shows as an HTML table with
  * `displayFrame(frame)`, as a text table when a notebook cell ends with it, writes CSV with
  * `writeCsv(frame, path)`, and becomes a danfojs DataFrame with {@link Frame.toDanfo} where danfojs is installed.
+ * In Deno's Jupyter kernel a cell ending with a frame shows the HTML table (`Symbol.for('Jupyter.display')`).
  * Read-only by convention: the arrays handed out are the frame's own.
  */
 export class Frame {
@@ -171,6 +174,11 @@ export class Frame {
 
   [inspect.custom](): string {
     return this.toString();
+  }
+
+  /** What Deno's Jupyter kernel shows for a cell ending with this frame: the HTML table of `displayFrame`, and the text table. */
+  [JUPYTER_DISPLAY](): { 'text/html': string; 'text/plain': string } {
+    return { 'text/html': frameHtml(this), 'text/plain': this.toString() };
   }
 }
 
