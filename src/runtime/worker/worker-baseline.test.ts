@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Frequency } from '../../contract/enums.js';
 import { createBaseline, type BaselineSpec } from '../forecast/baseline-spec.js';
+import type { ForecastTask, ModelForecast } from '../forecast/forecast-model.js';
 import { MAX_BASELINE_WORKER_RESTARTS, startWorkerBaseline, WorkerBaseline } from './worker-baseline.js';
 
 const LOAD_MS = 60_000;
@@ -35,6 +36,31 @@ describe('baselines in worker threads', () => {
     expect(b).toEqual(a);
     expect(series.every((s) => s.byteLength > 0)).toBe(true);
     expect(await remote.predict([], 3)).toEqual({ levels: local.quantiles, values: [], mean: [] });
+  }, LOAD_MS);
+
+  it.each<BaselineSpec>([{ kind: 'auto-arima' }, { kind: 'stat-ensemble' }])('$kind forecasts tasks with their covariates in the workers as in the thread, warnings on the right task', async (spec) => {
+    const H = 4;
+    // 9 tasks (3 chunks on 2 workers): y = 40 + 6·promo + noise; every third task also has a past-only covariate.
+    const tasks: ForecastTask[] = Array.from({ length: 9 }, (_, k) => {
+      const promo = Float32Array.from({ length: 48 + H }, (_, t) => ((t + k) % 5 < 2 ? 1 : 0));
+      const y = Float32Array.from({ length: 48 }, (_, t) => 40 + k + 6 * promo[t] + 2 * Math.sin(t * 12.9898 + k));
+      return { targets: [y], pastCovariates: k % 3 === 0 ? [y.map((v) => v / 2)] : [], futureCovariates: [{ history: promo.slice(0, 48), future: promo.slice(48) }] };
+    });
+    const frequencies = tasks.map((): Frequency => 'D');
+    const local = createBaseline(spec);
+    const remote = await startWorkerBaseline(spec, { workers: 2 });
+    open.push(remote);
+    expect(typeof remote.predictTasks).toBe('function');
+    const a = await local.predictTasks?.(tasks, H, { frequencies });
+    const b = await remote.predictTasks?.(tasks, H, { frequencies });
+    expect({ ...b, taskWarnings: undefined }).toEqual({ ...a, taskWarnings: undefined });
+    // The protocol reads warnings per task: each task's list (in order) is the thread's.
+    const byTask = (ws: ModelForecast['taskWarnings']) => tasks.map((_, k) => (ws ?? []).filter((w) => w.task === k));
+    expect(byTask(b?.taskWarnings)).toEqual(byTask(a?.taskWarnings));
+    expect(byTask(b?.taskWarnings).map((ws) => ws.length)).toEqual(spec.kind === 'auto-arima' ? [1, 0, 0, 1, 0, 0, 1, 0, 0] : [2, 1, 1, 2, 1, 1, 2, 1, 1]);
+    expect(tasks.every((t) => t.targets[0].byteLength > 0 && t.futureCovariates[0].future.byteLength > 0)).toBe(true);
+    // Models that cannot read covariates have no predictTasks in the workers either (the protocol warns for them).
+    expect(new WorkerBaseline({ kind: 'theta' }).predictTasks).toBeUndefined();
   }, LOAD_MS);
 
   it('bad options fail at construction with the in-thread error; a failing forecast rejects with its message', async () => {

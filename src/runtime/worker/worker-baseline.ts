@@ -1,18 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import type { Frequency } from '../../contract/enums.js';
 import { InferkitError, type InferkitErrorCode } from '../../errors.js';
 import { createBaseline, type BaselineSpec } from '../forecast/baseline-spec.js';
-import type { ForecastModel, ModelForecast, PredictOptions } from '../forecast/forecast-model.js';
-import { evenSizes, slicesOf } from '../even-sizes.js';
-import { buffersOf, type BaselineTask, type FromBaselineWorker } from './baseline-messages.js';
+import type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from '../forecast/forecast-model.js';
+import { joinForecasts, seriesChunks, taskChunks } from './baseline-chunks.js';
+import { arraysOf, buffersOf, type BaselinePayload, type BaselineTask, type FromBaselineWorker } from './baseline-messages.js';
 import { workerEntry } from './worker-entry.js';
 
 /** Replacement workers a {@link WorkerBaseline} starts after crashes before it gives up. */
 export const MAX_BASELINE_WORKER_RESTARTS = 3;
-/** Most series of one task: a cancelled call stops after at most this many series per worker. */
-const MAX_CHUNK = 16;
-/** Fewest series of one task when a call has more: fewer messages for cheap models (see `predict`). */
-const MIN_CHUNK = 4;
 
 /** Options of {@link startWorkerBaseline}. */
 export interface WorkerBaselineOptions {
@@ -21,7 +16,7 @@ export interface WorkerBaselineOptions {
 }
 
 interface Job {
-  task: Omit<BaselineTask, 'id' | 'kind'>;
+  payload: BaselinePayload;
   signal: AbortSignal | undefined;
   resolve: (out: ModelForecast) => void;
   reject: (e: unknown) => void;
@@ -34,9 +29,9 @@ interface Slot {
 
 /**
  * An offline baseline whose forecasts run in worker threads: each `predict` is cut into chunks of
- * series (at most {@link MAX_CHUNK}) that the workers take in order, so a long AutoETS or MSTL
- * call neither blocks the event loop nor holds more than `workers` cores. Answers equal the
- * in-thread model's (the same code, series by series). A call whose `signal` fires drops its queued
+ * at most 16 series (`predictTasks`, for models that read covariates: of whole tasks) that the
+ * workers take in order, so a long AutoETS or MSTL call neither blocks the event loop nor holds
+ * more than `workers` cores. Answers equal the in-thread model's (the same code, series by series). A call whose `signal` fires drops its queued
  * chunks at once. A worker that crashes fails its chunk's call with `inference_failed` naming the
  * reason and is replaced, at most {@link MAX_BASELINE_WORKER_RESTARTS} times.
  */
@@ -45,6 +40,11 @@ export class WorkerBaseline implements ForecastModel {
   readonly nativeHorizon: number;
   readonly quantiles: readonly number[];
   readonly patchSize?: number;
+  /**
+   * Present when the model has it (AutoARIMA, the stat-ensemble): tasks with their covariates are
+   * forecast in the workers as in the thread, so served regressors reach the model.
+   */
+  readonly predictTasks?: (tasks: readonly ForecastTask[], horizon: number, options?: PredictOptions) => Promise<ModelForecast>;
   readonly #spec: BaselineSpec;
   readonly #slots: Slot[];
   readonly #queue: Job[] = [];
@@ -65,6 +65,9 @@ export class WorkerBaseline implements ForecastModel {
     this.quantiles = local.quantiles;
     if (local.patchSize !== undefined) {
       this.patchSize = local.patchSize;
+    }
+    if (local.predictTasks !== undefined) {
+      this.predictTasks = (tasks, horizon, opts) => this.#predictTasks(tasks, horizon, opts);
     }
     this.#spec = spec;
     this.#slots = Array.from({ length: workers }, () => ({ worker: undefined, job: undefined }));
@@ -91,7 +94,25 @@ export class WorkerBaseline implements ForecastModel {
   }
 
   async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
-    const signal = opts.signal;
+    this.#check(opts.signal);
+    if (batch.length === 0) {
+      return { levels: this.quantiles, values: [], mean: [] };
+    }
+    return joinForecasts(await this.#run(seriesChunks(batch, horizon, opts.frequencies, this.#slots.length), opts.signal));
+  }
+
+  /** Forecasts whole tasks (targets with their covariates) in the workers: chunks of whole tasks; warnings keep the call's task indices. */
+  async #predictTasks(tasks: readonly ForecastTask[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
+    this.#check(opts.signal);
+    if (tasks.length === 0) {
+      return { levels: this.quantiles, values: [], mean: [] };
+    }
+    const { chunks, first } = taskChunks(tasks, horizon, opts.frequencies, this.#slots.length);
+    return joinForecasts(await this.#run(chunks, opts.signal), first);
+  }
+
+  /** Throws when the call cannot start: aborted, disposed, or the workers gave up. */
+  #check(signal: AbortSignal | undefined): void {
     signal?.throwIfAborted();
     if (this.#disposed) {
       throw new InferkitError('model_not_ready', `model "${this.name}" was disposed`);
@@ -99,22 +120,12 @@ export class WorkerBaseline implements ForecastModel {
     if (this.#gaveUp) {
       throw this.#gaveUpError();
     }
-    if (batch.length === 0) {
-      return { levels: this.quantiles, values: [], mean: [] };
-    }
-    // Up to 4 chunks per worker (so a long call balances across them), but not below MIN_CHUNK series
-    // each: a message to a worker costs about what a few cheap series (Theta) do, so tiny chunks cost more than they spread.
-    const chunks = Math.max(Math.ceil(batch.length / MAX_CHUNK), Math.min(4 * this.#slots.length, Math.ceil(batch.length / MIN_CHUNK)));
+  }
+
+  /** Queues `payloads` as one call's chunks and waits for all of them (or the signal, which drops the queued ones at once). */
+  async #run(payloads: readonly BaselinePayload[], signal: AbortSignal | undefined): Promise<ModelForecast[]> {
     const jobs: Job[] = [];
-    const parts: Array<Promise<ModelForecast>> = [];
-    const sizes = evenSizes(batch.length, chunks);
-    const frequencyParts = opts.frequencies && slicesOf(opts.frequencies, sizes);
-    slicesOf(batch, sizes).forEach((part, k) => {
-      // Copies: the caller keeps its arrays; the copies' buffers move to the worker.
-      const series = part.map((s) => Float32Array.from(s));
-      const frequencies = frequencyParts?.[k] as Frequency[] | undefined;
-      parts.push(new Promise<ModelForecast>((resolve, reject) => jobs.push({ task: { series, horizon, ...(frequencies ? { frequencies } : {}) }, signal, resolve, reject })));
-    });
+    const parts = payloads.map((payload) => new Promise<ModelForecast>((resolve, reject) => jobs.push({ payload, signal, resolve, reject })));
     this.#queue.push(...jobs);
     const settled = Promise.all(parts);
     let onAbort: (() => void) | undefined;
@@ -133,10 +144,7 @@ export class WorkerBaseline implements ForecastModel {
     aborted.catch(() => undefined);
     this.#pump();
     try {
-      const outs = await (signal ? Promise.race([settled, aborted]) : settled);
-      const values = outs.flatMap((o) => o.values);
-      const means = outs.map((o) => o.mean);
-      return means.every((m): m is Float32Array[] => m !== undefined) ? { levels: outs[0].levels, values, mean: means.flat() } : { levels: outs[0].levels, values };
+      return await (signal ? Promise.race([settled, aborted]) : settled);
     } finally {
       if (onAbort) {
         signal?.removeEventListener('abort', onAbort);
@@ -223,10 +231,10 @@ export class WorkerBaseline implements ForecastModel {
       if (job === undefined) {
         return;
       }
-      const task: BaselineTask = { kind: 'predict', id: ++this.#nextId, ...job.task };
+      const task: BaselineTask = { ...job.payload, id: ++this.#nextId };
       slot.job = job;
       slot.worker.ref();
-      slot.worker.postMessage(task, buffersOf(task.series));
+      slot.worker.postMessage(task, buffersOf(arraysOf(task)));
     }
   }
 
@@ -235,7 +243,7 @@ export class WorkerBaseline implements ForecastModel {
     slot.job = undefined;
     worker.unref();
     if (message.kind === 'result') {
-      job?.resolve({ levels: message.levels, values: message.values, ...(message.mean ? { mean: message.mean } : {}) });
+      job?.resolve({ levels: message.levels, values: message.values, ...(message.mean ? { mean: message.mean } : {}), ...(message.taskWarnings ? { taskWarnings: message.taskWarnings } : {}) });
     } else {
       job?.reject(new InferkitError(message.code as InferkitErrorCode, message.message, message.param !== undefined ? { param: message.param } : {}));
     }
