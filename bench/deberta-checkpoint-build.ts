@@ -17,53 +17,12 @@ import { cachedGraph } from '../src/checkpoint/graph-cache.js';
 import { openCheckpoint } from '../src/checkpoint/safetensors.js';
 import { createLocalSession, int64Tensor } from '../src/runtime/ort.js';
 import { benchCacheDir } from './lib/graph-cache.js';
-import { writeRandomCheckpoint, type RandomTensor } from './lib/random-checkpoint.js';
+import { DEBERTA_HIDDEN as HIDDEN, writeDebertaCheckpoint } from './lib/deberta-checkpoint.js';
 import { formatSummary, median, summarize } from './lib/stats.js';
 import type { Table } from './lib/table.js';
 
 const BASE = { layers: 12, vocab: 128100 };
 const QUICK = { layers: 2, vocab: 2500 };
-const HIDDEN = 768;
-const FFN = 3072;
-
-/** Every tensor: name → [shape, init (std; 0 = zeros, -1 = ones)]. */
-function debertaTensors(layers: number, vocab: number): [string, number[], number][] {
-  const h = HIDDEN;
-  const out: [string, number[], number][] = [];
-  const lin = (p: string, o: number, i: number): void => void out.push([`${p}.weight`, [o, i], 0.02], [`${p}.bias`, [o], 0]);
-  const norm = (p: string): void => void out.push([`${p}.weight`, [h], -1], [`${p}.bias`, [h], 0]);
-  out.push(['deberta.embeddings.word_embeddings.weight', [vocab, h], 0.02]);
-  norm('deberta.embeddings.LayerNorm');
-  out.push(['deberta.encoder.rel_embeddings.weight', [512, h], 0.02]);
-  norm('deberta.encoder.LayerNorm');
-  for (let i = 0; i < layers; i++) {
-    const l = `deberta.encoder.layer.${i}`;
-    for (const w of ['query_proj', 'key_proj', 'value_proj']) {
-      lin(`${l}.attention.self.${w}`, h, h);
-    }
-    lin(`${l}.attention.output.dense`, h, h);
-    norm(`${l}.attention.output.LayerNorm`);
-    lin(`${l}.intermediate.dense`, FFN, h);
-    lin(`${l}.output.dense`, h, FFN);
-    norm(`${l}.output.LayerNorm`);
-  }
-  lin('classifier', 9, h);
-  return out;
-}
-
-/** Writes (once) the random checkpoint, one tensor at a time; returns the weights' bytes. */
-function writeDebertaCheckpoint(dir: string, layers: number, vocab: number): number {
-  const config = {
-    architectures: ['DebertaV2ForTokenClassification'], model_type: 'deberta-v2', hidden_size: HIDDEN, num_hidden_layers: layers,
-    num_attention_heads: 12, intermediate_size: FFN, hidden_act: 'gelu', layer_norm_eps: 1e-7, max_position_embeddings: 512,
-    type_vocab_size: 0, vocab_size: vocab, pad_token_id: 0, relative_attention: true, max_relative_positions: -1, position_buckets: 256,
-    pos_att_type: ['p2c', 'c2p'], norm_rel_ebd: 'layer_norm', share_att_key: true, position_biased_input: false,
-    id2label: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i), `LABEL_${i}`])),
-  };
-  const fills: RandomTensor[] = debertaTensors(layers, vocab).map(([name, shape, std]) => [name, shape, std < 0 ? 'ones' : std > 0 ? std : 'zeros']);
-  return writeRandomCheckpoint(dir, config, fills, { seed: 7 });
-}
-
 interface ChildReport {
   ms: number;
   maxRssBytes: number;

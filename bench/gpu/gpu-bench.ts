@@ -2,40 +2,37 @@
  * In-kernel GPU inference check (docs/gpu.md): the same graphs on onnxruntime-node's CPU provider and on
  * each GPU provider this build offers (WebGPU is bundled; CUDA needs provider libraries fetched at
  * install). Per model and batch: median ms per run (after warm-up), throughput, the GPU/CPU speed-up and
- * the largest |difference| of the outputs against the CPU's. Writes `gpu-results.json` and `gpu-results.md`
- * to the folder given as the first argument (default `out/gpu`).
+ * how far the outputs lie from the CPU's. Writes `gpu-results.json` and `gpu-results.md` to the folder
+ * given as the first argument (default `out/gpu`).
+ *
+ * Modes: default — inferkit's generated BERT-base and a Chronos-Bolt-small-shaped graph (`--built` adds
+ * Chronos-Bolt-base built from a checkpoint, `--built-only` runs that alone); `--families` — the graphs built
+ * from random checkpoints of TimesFM 2.0/2.5, Chronos-2, DeBERTa-v3, RoBERTa and XLM-R (bench/gpu/families.ts),
+ * prepared in parallel child processes before anything is timed. Flags of `--families`: `--only k1,k2`,
+ * `--quick` (small shapes, for a rehearsal), `--cpu-only`, `--jobs N` (parallel preparations), `--budget-s S`
+ * (skip what is left after S seconds), `--run-ms M` (timed runs per batch after the first 3).
  *
  * Bundled to one file by `bench/gpu/prepare.sh` so it runs on a machine that has only `node`.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import * as ort from 'onnxruntime-node';
 import { resolveModelGraph } from '../../src/checkpoint/resolve-model-graph.js';
 import { buildBertTokenClassifier } from '../../src/onnx/bert-token-classifier.js';
 import { buildChronosBoltLike } from '../../src/onnx/chronos-bolt.js';
 import { BOLT_BASE, writeBoltCheckpoint } from '../lib/bolt-checkpoint.js';
+import { BUILT_FAMILIES, type Prepared } from './families.js';
+import { measureModel, resultLines, type BenchModel, type Row } from './measure.js';
 
-interface Model {
-  name: string;
-  /** Graph bytes, or the path of a graph with external data. */
-  bytes: Uint8Array | string;
-  feeds: (batch: number) => Record<string, ort.Tensor>;
-  batches: number[];
-}
-
-interface Row {
-  model: string;
-  provider: string;
-  batch: number;
-  ms: number | null;
-  perSecond: number | null;
-  speedup: number | null;
-  maxAbsDiff: number | null;
-  error?: string;
-}
-
-const outDir = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'out/gpu';
+const argv = process.argv.slice(2);
+const VALUED = ['--only', '--jobs', '--budget-s', '--run-ms', '--prepare'];
+const flag = (name: string): boolean => argv.includes(name);
+const value = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const outDir = argv.find((a, i) => !a.startsWith('--') && !VALUED.includes(argv[i - 1] ?? '')) ?? 'out/gpu';
 const SEQ = 128;
 const VOCAB = 30522;
 
@@ -56,7 +53,7 @@ function boltFeeds(batch: number): Record<string, ort.Tensor> {
 }
 
 /** Chronos-Bolt-base (205 M parameters, random weights) written as safetensors and built by inferkit's checkpoint builder. */
-async function builtBoltBase(): Promise<Model> {
+async function builtBoltBase(): Promise<BenchModel> {
   const root = mkdtempSync(join(tmpdir(), 'inferkit-gpu-built-'));
   const t0 = performance.now();
   writeBoltCheckpoint(join(root, 'model'), BOLT_BASE);
@@ -65,7 +62,7 @@ async function builtBoltBase(): Promise<Model> {
   return { name: 'Chronos-Bolt-base built from model.safetensors (context 512, horizon 64)', bytes: built.graphPath, feeds: boltFeeds, batches: [1, 16, 64, 256] };
 }
 
-function models(): Model[] {
+function generatedModels(): BenchModel[] {
   const t0 = performance.now();
   const bert = buildBertTokenClassifier({ layers: 12, hidden: 768, heads: 12, intermediate: 3072, vocabSize: VOCAB, numLabels: 9, seed: 1 });
   const bolt = buildChronosBoltLike({ contextLength: 512, predictionLength: 64, quantiles: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], dModel: 512, layers: 6, heads: 8, dFF: 2048, seed: 1 });
@@ -76,82 +73,97 @@ function models(): Model[] {
   ];
 }
 
-async function timeRuns(session: ort.InferenceSession, feeds: Record<string, ort.Tensor>): Promise<{ ms: number; out: Float32Array<ArrayBufferLike> }> {
-  let out: Float32Array = new Float32Array();
-  for (let i = 0; i < 3; i++) {
-    const r = await session.run(feeds);
-    out = r[session.outputNames[0]].data as Float32Array;
-  }
-  const times: number[] = [];
-  const deadline = performance.now() + 6000;
-  while (times.length < 5 || (times.length < 30 && performance.now() < deadline)) {
-    const t = performance.now();
-    await session.run(feeds);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], out };
+/** Generates and builds each family in its own child process (at most `jobs` at once); a failure is a row, not an abort. */
+async function prepareFamilies(keys: readonly string[], root: string, quick: boolean, jobs: number): Promise<Map<string, Prepared | Error>> {
+  const run = promisify(execFile);
+  const done = new Map<string, Prepared | Error>();
+  const queue = [...keys];
+  const worker = async (): Promise<void> => {
+    for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+      try {
+        const args = [...process.execArgv, fileURLToPath(import.meta.url), '--prepare', key, root, ...(quick ? ['--quick'] : [])];
+        const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
+        const p = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Prepared;
+        console.log(`${key}: checkpoint (${(p.parameters / 1e6).toFixed(0)} M params) generated in ${p.generateS.toFixed(1)} s, graph built in ${p.buildS.toFixed(1)} s`);
+        done.set(key, p);
+      } catch (err) {
+        const e = err as Error & { stderr?: string };
+        const why = (e.stderr?.trim().split('\n').find((l) => /Error|error/.test(l)) ?? e.message).slice(0, 400);
+        console.log(`${key}: preparing failed: ${why}`);
+        done.set(key, new Error(why));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  return done;
 }
 
-function maxAbsDiff(a: Float32Array, b: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) {
-    m = Math.max(m, Math.abs(a[i] - b[i]));
+function machineLine(): string {
+  return `${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}, onnxruntime-node ${ort.env.versions.common}`;
+}
+
+function write(rows: readonly Row[], extra: Record<string, unknown> = {}): string[] {
+  const head = machineLine();
+  const lines = resultLines(head, rows);
+  writeFileSync(join(outDir, 'gpu-results.md'), `${lines.join('\n')}\n`);
+  writeFileSync(join(outDir, 'gpu-results.json'), JSON.stringify({ machine: head, ...extra, rows }, null, 2));
+  return lines;
+}
+
+async function families(): Promise<string[]> {
+  const start = performance.now();
+  const quick = flag('--quick');
+  const only = value('--only')?.split(',');
+  const chosen = BUILT_FAMILIES.filter((f) => only === undefined || only.includes(f.key));
+  const root = mkdtempSync(join(tmpdir(), 'inferkit-gpu-families-'));
+  const prepared = await prepareFamilies(chosen.map((f) => f.key), root, quick, Number(value('--jobs') ?? chosen.length));
+  console.log(`all prepared in ${((performance.now() - start) / 1000).toFixed(1)} s; load average ${loadavg()[0].toFixed(2)}`);
+  const deadline = start + Number(value('--budget-s') ?? 330) * 1000;
+  const providers = flag('--cpu-only') ? ['cpu'] : ['cpu', 'webgpu'];
+  const rows: Row[] = [];
+  const preparedList: Prepared[] = [];
+  for (const fam of chosen) {
+    const p = prepared.get(fam.key);
+    if (p === undefined || p instanceof Error) {
+      rows.push({ model: fam.key, provider: 'build', batch: 0, ms: null, perSecond: null, speedup: null, maxAbsDiff: null, relDiff: null, error: `preparing failed: ${p?.message ?? '?'}` });
+      continue;
+    }
+    preparedList.push(p);
+    const model: BenchModel = { name: p.name, bytes: p.graphPath, feeds: (b) => fam.feeds(b, quick), batches: fam.batches, unit: fam.unit };
+    rows.push(...(await measureModel(model, { providers, deadline, runBudgetMs: Number(value('--run-ms') ?? 1500) })));
+    write(rows, { prepared: preparedList });
   }
-  return m;
+  console.log(`families done in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return write(rows, { prepared: preparedList });
 }
 
 async function main(): Promise<void> {
+  const prep = value('--prepare');
+  if (prep !== undefined) {
+    const fam = BUILT_FAMILIES.find((f) => f.key === prep);
+    if (fam === undefined) {
+      throw new Error(`unknown family ${prep} (${BUILT_FAMILIES.map((f) => f.key).join(', ')})`);
+    }
+    const root = argv[argv.indexOf('--prepare') + 2];
+    process.stdout.write(`${JSON.stringify(await fam.prepare(root, flag('--quick')))}\n`);
+    return;
+  }
   mkdirSync(outDir, { recursive: true });
   const backends = (ort as unknown as { listSupportedBackends?: () => { name: string; bundled: boolean }[] }).listSupportedBackends?.() ?? [];
   console.log('backends', JSON.stringify(backends));
-  const providers = ['cpu', 'webgpu', 'cuda'];
-  const rows: Row[] = [];
-  // --built adds a graph built from a checkpoint; --built-only runs that alone.
-  const all = process.argv.includes('--built-only') ? [] : models();
-  if (process.argv.includes('--built') || process.argv.includes('--built-only')) {
+  if (flag('--families')) {
+    console.log((await families()).join('\n'));
+    return;
+  }
+  const all = flag('--built-only') ? [] : generatedModels();
+  if (flag('--built') || flag('--built-only')) {
     all.push(await builtBoltBase());
   }
+  const rows: Row[] = [];
   for (const model of all) {
-    const cpuRef = new Map<number, { ms: number; out: Float32Array }>();
-    for (const provider of providers) {
-      let session: ort.InferenceSession;
-      try {
-        const t = performance.now();
-        // An `intraOpNumThreads: undefined` key is rejected ('must be a number'): leave it out for GPU providers.
-        const opts: ort.InferenceSession.SessionOptions = { executionProviders: [provider], graphOptimizationLevel: 'all', ...(provider === 'cpu' ? { intraOpNumThreads: cpus().length } : {}) };
-        session = typeof model.bytes === 'string' ? await ort.InferenceSession.create(model.bytes, opts) : await ort.InferenceSession.create(model.bytes, opts);
-        console.log(`${model.name} on ${provider}: session in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-      } catch (err) {
-        const error = (err as Error).message.split('\n')[0].slice(0, 300);
-        console.log(`${model.name} on ${provider}: ${error}`);
-        rows.push({ model: model.name, provider, batch: 0, ms: null, perSecond: null, speedup: null, maxAbsDiff: null, error });
-        continue;
-      }
-      for (const batch of model.batches) {
-        try {
-          const r = await timeRuns(session, model.feeds(batch));
-          if (provider === 'cpu') {
-            cpuRef.set(batch, r);
-          }
-          const ref = cpuRef.get(batch);
-          rows.push({ model: model.name, provider, batch, ms: r.ms, perSecond: (batch * 1000) / r.ms, speedup: ref ? ref.ms / r.ms : null, maxAbsDiff: ref ? maxAbsDiff(ref.out, r.out) : null });
-          console.log(`  batch ${batch}: ${r.ms.toFixed(2)} ms`);
-        } catch (err) {
-          rows.push({ model: model.name, provider, batch, ms: null, perSecond: null, speedup: null, maxAbsDiff: null, error: (err as Error).message.split('\n')[0].slice(0, 300) });
-        }
-      }
-      await session.release();
-    }
+    rows.push(...(await measureModel(model, { providers: ['cpu', 'webgpu', 'cuda'] })));
   }
-  const head = `${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}, onnxruntime-node ${ort.env.versions.common}`;
-  const lines = [head, '', '| model | provider | batch | ms / run | items/s | speed-up vs CPU | max abs diff vs CPU | error |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |'];
-  for (const r of rows) {
-    lines.push(`| ${r.model} | ${r.provider} | ${r.batch || ''} | ${r.ms?.toFixed(2) ?? ''} | ${r.perSecond?.toFixed(1) ?? ''} | ${r.speedup ? `${r.speedup.toFixed(2)}×` : ''} | ${r.maxAbsDiff?.toExponential(1) ?? ''} | ${r.error ?? ''} |`);
-  }
-  writeFileSync(join(outDir, 'gpu-results.md'), lines.join('\n') + '\n');
-  writeFileSync(join(outDir, 'gpu-results.json'), JSON.stringify({ machine: head, rows }, null, 2));
-  console.log(lines.join('\n'));
+  console.log(write(rows).join('\n'));
 }
 
 main().catch((err: unknown) => {

@@ -3,10 +3,18 @@
 # the bundled bench, onnxruntime-node (Linux x64 binaries only) and onnxruntime-common, and this machine's
 # node binary (xz). Output: .gpu/ (git-ignored). On the GPU machine: bash .gpu/run.sh OUT_DIR
 set -euo pipefail
+# `--bundle-only`: rebundle the bench into an existing .gpu/ (keeps the packed node and onnxruntime).
 cd "$(dirname "$0")/../.."
+bundle() {
+  node_modules/.bin/esbuild bench/gpu/gpu-bench.ts --bundle --platform=node --format=esm --target=node20 \
+    --external:onnxruntime-node --outfile=.gpu/gpu-bench.mjs --log-level=warning
+}
+if [ "${1:-}" = "--bundle-only" ] && [ -f .gpu/node.xz ] && [ -f .gpu/run.sh ]; then
+  rm -f .gpu/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 # unpacked by a local run.sh
+  bundle && du -sh .gpu && exit 0
+fi
 rm -rf .gpu && mkdir -p .gpu/node_modules
-node_modules/.bin/esbuild bench/gpu/gpu-bench.ts --bundle --platform=node --format=esm --target=node20 \
-  --external:onnxruntime-node --outfile=.gpu/gpu-bench.mjs --log-level=warning
+bundle
 ort=node_modules/onnxruntime-node
 mkdir -p .gpu/node_modules/onnxruntime-node/bin/napi-v6/linux/x64
 cp -r $ort/package.json $ort/dist .gpu/node_modules/onnxruntime-node/
