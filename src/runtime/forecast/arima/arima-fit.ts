@@ -16,8 +16,14 @@ export interface ArimaFit {
   stheta: Float64Array;
   /** Regression coefficients: one per xreg column, then the constant (mean or drift per step of the differenced series) when `order.constant`. */
   beta: Float64Array;
-  /** Innovation variance. */
+  /** Innovation variance, maximum-likelihood estimate Σ v²/F ÷ n_used (the one the likelihood and the CSS search use). */
   sigma2: number;
+  /**
+   * Innovation variance as R's `auto.arima` reports it and forecasts with: the same sum of squares
+   * over n_used − (ARMA + regression coefficients), the bias-corrected estimate (`myarima` in R's
+   * forecast package); the prediction intervals use it.
+   */
+  sigma2Unbiased: number;
   /** Full Gaussian log-likelihood of the differenced series (R's `loglik`; for `css`, the conditional one). */
   loglik: number;
   aic: number;
@@ -46,6 +52,8 @@ export interface FitArimaOptions {
    * regression offsets when the columns are the same. The stepwise search uses it.
    */
   start?: ArimaFit;
+  /** Most BFGS iterations of the exact-likelihood search (a warm start near the optimum needs few). @default 100 */
+  maxIterations?: number;
 }
 
 const MAX_FREE = 8;
@@ -112,7 +120,7 @@ export function fitArima(y: ArrayLike<number>, order: ArimaOrder, options: FitAr
   let u: Float64Array = new Float64Array(dim);
   if (options.start !== undefined && method === 'ml') {
     u = warmStart(options.start, order, k);
-    u = bfgs(ml, u, { maxIterations: 100 }).x;
+    u = bfgs(ml, u, { maxIterations: options.maxIterations ?? 100 }).x;
   } else if (narma > 0) {
     u = bfgs(css, u, { maxIterations: 100 }).x;
     if (method === 'ml') {
@@ -131,19 +139,22 @@ export function fitArima(y: ArrayLike<number>, order: ArimaOrder, options: FitAr
   residualSeries(c.beta);
   const filtered = armaFilter(w, phiF, thetaF);
   let sigma2: number;
+  let sigma2Unbiased: number;
   let loglik: number;
   if (method === 'ml') {
     sigma2 = filtered.ssq / filtered.nu;
+    sigma2Unbiased = filtered.ssq / Math.max(1, filtered.nu - dim);
     loglik = -0.5 * (filtered.nu * Math.log(2 * Math.PI * sigma2) + filtered.sumlog + filtered.nu);
   } else {
     const r = armaCss(w, phiF, thetaF);
     sigma2 = r.ssq / r.nu;
+    sigma2Unbiased = r.ssq / Math.max(1, r.nu - dim);
     loglik = -0.5 * r.nu * (Math.log(2 * Math.PI * sigma2) + 1);
   }
   const npar = dim + 1;
   const aic = -2 * loglik + 2 * npar;
   const aicc = nstar - npar - 1 > 0 ? aic + (2 * npar * (npar + 1)) / (nstar - npar - 1) : Number.POSITIVE_INFINITY;
-  return { order, ...c, sigma2, loglik, aic, aicc, nobs: nstar, method, y: yy, xreg, state: filtered.state, free: u };
+  return { order, ...c, sigma2, sigma2Unbiased, loglik, aic, aicc, nobs: nstar, method, y: yy, xreg, state: filtered.state, free: u };
 }
 
 /** The free parameters of `from` laid out for `order` with k regression columns (see {@link FitArimaOptions.start}). */

@@ -13,7 +13,8 @@ export interface ArimaForecast {
  * (a ← T a), plus the regression on the differenced future regressors (`futureXreg`, one column
  * per fitted xreg column, each `horizon` long; the constant needs none), integrated back through
  * `(1 − B)^d (1 − B^m)^D`. Standard deviation σ·√(Σ_{j<h} ψ_j²) with ψ the weights of the whole
- * ARIMA model (differencing included), as for a model whose state is known after the last value.
+ * ARIMA model (differencing included), as for a model whose state is known after the last value,
+ * and σ² the bias-corrected innovation variance (`sigma2Unbiased`), as R's `forecast(auto.arima(y))`.
  * Throws `invalid_request` naming `future_covariates` when the future regressors do not match.
  */
 export function arimaForecast(fit: ArimaFit, horizon: number, futureXreg: readonly ArrayLike<number>[] = []): ArimaForecast {
@@ -66,7 +67,7 @@ export function arimaForecast(fit: ArimaFit, horizon: number, futureXreg: readon
   let acc = 0;
   for (let h = 0; h < horizon; h++) {
     acc += psi[h] * psi[h];
-    sd[h] = Math.sqrt(fit.sigma2 * acc);
+    sd[h] = Math.sqrt(fit.sigma2Unbiased * acc);
   }
   return { point, sd };
 }

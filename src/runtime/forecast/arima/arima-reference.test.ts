@@ -35,7 +35,7 @@ describe('ARIMA against R forecast::auto.arima', () => {
     let compared = 0;
     for (const ref of fits) {
       const rows = forecasts.filter((r) => r.id === ref.id);
-      const f = autoArimaForecast(series.get(ref.id) ?? [], rows.length, { season: Number(ref.season) });
+      const f = autoArimaForecast(series.get(ref.id) ?? [], rows.length, { season: Number(ref.season), calibrate: false });
       if (f.model !== arimaName(parseRArima(ref.r_model, Number(ref.season)))) {
         continue;
       }
@@ -43,7 +43,9 @@ describe('ARIMA against R forecast::auto.arima', () => {
       rows.forEach((r, h) => {
         const width = Number(r.hi80) - Number(r.lo80);
         expect(Math.abs(f.point[h] - Number(r.mean)) / width).toBeLessThan(0.01);
-        expect(Math.abs((2 * 1.2815515655446004 * f.sd[h]) / width - 1)).toBeLessThan(0.05);
+        // σ² as R's auto.arima: Σ residual² / (n_used − coefficients). R's sum also holds the first d + mD
+        // residuals of its diffuse start (≈ y_t/1000), which widens its intervals by up to 2% (co2, austres).
+        expect(Math.abs((2 * 1.2815515655446004 * f.sd[h]) / width - 1)).toBeLessThan(0.025);
       });
     }
     expect(compared).toBeGreaterThanOrEqual(7);
