@@ -47,16 +47,41 @@ export function kpssStatistic(x: ArrayLike<number>, lags = Math.trunc((3 * Math.
 
 /**
  * Non-seasonal differences d (0…maxD) as R's `ndiffs(test = "kpss")`: difference while the KPSS
- * test rejects level stationarity at 5% and the result is not constant.
+ * test rejects level stationarity at 5% (statistic above 0.463 with trunc(3√n/13) lags, as
+ * `ndiffs` calls `urca::ur.kpss`) and the result is not constant — with one guard R does not have:
+ * a second (or later) difference is taken only when it lowers the variance, i.e. when the lag-1
+ * autocorrelation of the series differenced so far exceeds ½ (var(Δz) = 2·var(z)·(1 − ρ₁)). A
+ * random walk's first difference is close to white noise (ρ₁ ≈ 0); differencing it again only
+ * doubles the variance and plants a unit MA root, yet KPSS rejects it whenever the mean increment
+ * drifts (daily stock indices in a bull market: R's rule gives d = 2 and forecasts the recent
+ * acceleration). Smooth I(2) series (austres, ρ₁ 0.6–0.7) keep d = 2.
  */
 export function kpssDiffs(x: ArrayLike<number>, maxD = 2): number {
   let y: Float64Array = Float64Array.from(x);
   let d = 0;
-  while (d < maxD && y.length > 2 && !isConstant(y) && kpssStatistic(y) > KPSS_CRITICAL_5) {
+  while (d < maxD && y.length > 2 && !isConstant(y) && kpssStatistic(y) > KPSS_CRITICAL_5 && (d === 0 || lag1Autocorrelation(y) > 0.5)) {
     y = difference(y, 1, 0, 1);
     d++;
   }
   return d;
+}
+
+/** Sample lag-1 autocorrelation of x (0 for a constant series). */
+export function lag1Autocorrelation(x: ArrayLike<number>): number {
+  const n = x.length;
+  let mean = 0;
+  for (let t = 0; t < n; t++) {
+    mean += x[t] / n;
+  }
+  let num = 0;
+  let den = 0;
+  for (let t = 0; t < n; t++) {
+    den += (x[t] - mean) ** 2;
+    if (t > 0) {
+      num += (x[t] - mean) * (x[t - 1] - mean);
+    }
+  }
+  return den > 0 ? num / den : 0;
 }
 
 /**
