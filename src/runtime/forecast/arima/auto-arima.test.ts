@@ -82,6 +82,28 @@ describe('autoArima', () => {
     expect(none.model).toBe('naive');
   });
 
+  it('falls back to seasonal naive where no ARIMA can be fitted (an exactly repeating profile), and says so on the wire', async () => {
+    // Seasonal strength 1 → D = 1, and every seasonally differenced value is exactly 0: no candidate
+    // has a likelihood, so the search genuinely fails (no hook, no mock).
+    const profile = [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118];
+    const series = Array.from({ length: 36 }, (_, t) => profile[t % 12]);
+    const f = autoArimaForecast(series, 14, { season: 12 });
+    expect(f.model).toBe('seasonal-naive');
+    expect(f.fallback).toMatch(/no acceptable model/);
+    expect(Array.from(f.point)).toEqual([...profile, 112, 118]);
+    const out = await localForecaster(autoArima({ name: 'arima' })).forecast({
+      model: 'arima',
+      inputs: [
+        { type: 'univariate_time_series' as const, name: 'profile', series, frequency: 'M' },
+        { type: 'univariate_time_series' as const, name: 'noisy', series: series.map((v, t) => v + 0.37 * t + ((t * 7) % 5)), frequency: 'M' },
+      ],
+      options: { horizon: 3 },
+    });
+    expect(out.outputs[0].warnings).toEqual([expect.objectContaining({ code: 'model_fallback', message: expect.stringMatching(/fell back to the seasonal-naive forecast/) })]);
+    expect(out.outputs[0].content[0].mean_forecast).toEqual([112, 118, 132]);
+    expect(out.outputs[1].warnings ?? []).toEqual([]);
+  });
+
   it('refuses a bad maxContext at construction', () => {
     expect(() => autoArima({ maxContext: 2 })).toThrow(/maxContext/);
   });

@@ -3,6 +3,7 @@ import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpre
 import { fillMissing } from '../fill-missing.js';
 import type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from '../forecast-model.js';
 import { normalQuantile, seasonFor } from '../seasonality.js';
+import { calibrateArimaSpread } from './arima-calibration.js';
 import { arimaForecast } from './arima-forecast.js';
 import { selectArima, type SelectArimaOptions } from './select-arima.js';
 import { isConstant } from './unit-root.js';
@@ -13,14 +14,22 @@ export interface AutoArimaOptions extends BaselineOptions {
   maxContext?: number;
   /** Search by conditional sum of squares, refit exactly (R's `approximation`). @default R's rule: more than 150 values or season above 12 */
   approximation?: boolean;
+  /**
+   * Widen the 80%-calibrated spread where the chosen model's own errors at 3 hold-out origins say
+   * its ψ-weight intervals are too narrow ({@link calibrateArimaSpread}: the model refitted, not
+   * re-searched; factor in [1, 2]). `false` gives R's `forecast(auto.arima(y))` intervals. @default true
+   */
+  calibrate?: boolean;
 }
 
 /** A forecast by {@link autoArimaForecast}: point, standard deviation per step and the model used. */
 export interface AutoArimaForecast extends PointAndSpread {
-  /** The model as R prints it (`ARIMA(0,1,1)(0,1,1)[12]`), or `naive` for the fallback. */
+  /** The model as R prints it (`ARIMA(0,1,1)(0,1,1)[12]`), or the fallback's name (`naive`, `seasonal-naive`). */
   model: string;
-  /** Why no ARIMA was used when the series had enough distinct values for one (the search failed): the fallback is `naive`. */
+  /** Why no ARIMA was used when the series had enough distinct values for one (the search failed, or its forecast was not finite): the fallback is seasonal naive when the series holds two seasons, else naive; served, it is reported as a `model_fallback` warning. */
   fallback?: string;
+  /** The factor the hold-out calibration multiplied the model's standard deviations by (1 = left as the model gives them); absent when not calibrated. */
+  calibration?: number;
 }
 
 /** Regressors of one series for {@link autoArimaForecast}: columns over the history and over the forecast horizon. */
@@ -35,10 +44,12 @@ export interface ArimaRegressors {
  * AutoARIMA as a {@link ForecastModel} (default name `auto-arima`), R's `auto.arima` per series
  * ({@link selectArima}): seasonal ARIMA fitted by exact Kalman likelihood, d by KPSS, D by seasonal
  * strength, stepwise AICc search, drift/mean; point forecast as mean and median, Gaussian intervals
- * from the model's ψ weights. Season from the frequency or `season`, used when the series holds two
- * full seasons. Missing values: leading dropped, inner interpolated, trailing carried forward.
+ * from the model's ψ weights, widened (at most 2×) where the chosen model's errors at three hold-out
+ * origins say they are too narrow (`calibrate`, on by default). Season from the frequency or
+ * `season`, used when the series holds two full seasons. Missing values: leading dropped, inner interpolated, trailing carried forward.
  * A constant series forecasts itself with no spread; fewer than 3 values, or a series no ARIMA
- * fits, get the naive forecast (last value, random-walk spread) instead of failing the batch.
+ * fits (an exactly repeating seasonal profile: every seasonally differenced value is 0), get the
+ * seasonal naive forecast (two seasons held) or the naive one instead of failing the batch.
  */
 export function autoArima(options: AutoArimaOptions = {}): ForecastModel {
   const cap = options.maxContext;
@@ -76,7 +87,7 @@ function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: 
         usable.length === 0 ? undefined : { past: usable.map((c) => gapFree(c.history)), future: usable.map((c) => gapFree(c.future, c.history)) };
       const f = autoArimaForecast(y, horizon, { ...options, season, regressors });
       if (f.fallback !== undefined) {
-        taskWarnings.push({ task: ti, code: 'model_fallback', message: `auto-arima fell back to the naive forecast: ${f.fallback}` });
+        taskWarnings.push({ task: ti, code: 'model_fallback', message: `auto-arima fell back to the ${f.model} forecast: ${f.fallback}` });
       }
       const v = new Float32Array(z.length * horizon);
       z.forEach((zq, q) => {
@@ -120,28 +131,38 @@ export function autoArimaForecast(y: ArrayLike<number>, horizon: number, options
     const { fit, name } = selectArima(values, select);
     const f = arimaForecast(fit, horizon, options.regressors?.future ?? []);
     if (f.point.every(Number.isFinite) && f.sd.every(Number.isFinite)) {
-      return { ...f, model: name };
+      if (options.calibrate === false) {
+        return { ...f, model: name };
+      }
+      const observed = Float32Array.from(Array.prototype.slice.call(y, start + first) as number[]);
+      const { sd, factor } = calibrateArimaSpread(fit, f, observed, horizon);
+      return { point: f.point, sd, model: name, calibration: factor };
     }
-    return { ...naive(values, horizon), fallback: 'the ARIMA forecast was not finite' };
+    return { ...naive(values, horizon, m), fallback: 'the ARIMA forecast was not finite' };
   } catch (e) {
     if (!(e instanceof InferkitError) || e.param === 'future_covariates') {
       throw e;
     }
-    return { ...naive(values, horizon), fallback: e.message };
+    return { ...naive(values, horizon, m), fallback: e.message };
   }
 }
 
-/** Last value, σ√h spread with σ the RMS one-step difference (0 for a constant series). */
-function naive(x: Float64Array, horizon: number): AutoArimaForecast {
-  const last = x.length > 0 ? x[x.length - 1] : Number.NaN;
+/**
+ * The fallback: seasonal naive when the series holds two seasons of period m ≥ 2 (the last season
+ * repeated, spread σ·√(⌊h/m⌋ + 1) with σ the RMS lag-m difference), else naive (the last value,
+ * σ√h with σ the RMS one-step difference; 0 for a constant series).
+ */
+function naive(x: Float64Array, horizon: number, season = 1): AutoArimaForecast {
+  const m = season >= 2 && x.length >= 2 * season ? season : 1;
+  const n = x.length;
   let s = 0;
-  for (let t = 1; t < x.length; t++) {
-    s += (x[t] - x[t - 1]) ** 2;
+  for (let t = m; t < n; t++) {
+    s += (x[t] - x[t - m]) ** 2;
   }
-  const sigma = x.length > 1 ? Math.sqrt(s / (x.length - 1)) : 0;
+  const sigma = n > m ? Math.sqrt(s / (n - m)) : 0;
   return {
-    point: new Float64Array(horizon).fill(last),
-    sd: Float64Array.from({ length: horizon }, (_, h) => sigma * Math.sqrt(h + 1)),
-    model: 'naive',
+    point: Float64Array.from({ length: horizon }, (_, h) => (n > 0 ? x[n - m + (h % m)] : Number.NaN)),
+    sd: Float64Array.from({ length: horizon }, (_, h) => sigma * Math.sqrt(Math.floor(h / m) + 1)),
+    model: m > 1 ? 'seasonal-naive' : 'naive',
   };
 }
