@@ -27,7 +27,8 @@ async function main(port: NonNullable<typeof parentPort>, init: WorkerInit): Pro
   post({ kind: 'ready', inputNames: [...live.inputNames], outputNames: [...live.outputNames], outputMetadata: live.outputMetadata.map((m) => ({ ...m })) });
   port.on('message', (message: ToWorker) => {
     if (message.kind === 'release') {
-      void live.release().finally(() => port.close());
+      // Deno's node:worker_threads (2.9) has no parentPort.close(); there process.exit ends this worker only.
+      void live.release().finally(() => (typeof port.close === 'function' ? port.close() : process.exit(0)));
       return;
     }
     // The worker's time on this run (feeds in, ORT run, outputs out), for the model's compute time. Runs

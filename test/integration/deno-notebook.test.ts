@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumerPackageJson, outputsOf } from './package-install-helpers.js';
+import { runGroup } from './run-group.js';
+
+/**
+ * Deno's Jupyter kernel (issue #26, item 7): the packed tarball installed into an empty folder (no overrides), a
+ * deno.json there so that `import … from "inferkit"` is that installed package, the kernel of the `deno` npm package
+ * (a devDependency) registered under a per-test HOME (never a global kernel), and notebooks/deno/01-forecast.ipynb
+ * run headless with Debian's `nbconvert --execute`. Charts need Chromium (/usr/bin/chromium, as the tslab tests).
+ */
+const run = promisify(execFile);
+const REPO = process.cwd();
+const PY = '/usr/bin/python3';
+const KERNEL = 'inferkit-deno';
+/** npm's own variables (from `npm test`) would steer the nested npm; the consumer gets a clean env. */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+
+let work = '';
+let app = '';
+/** Environment of the Jupyter runs: HOME (where `deno jupyter --install` writes) and Deno's cache are the test's own. */
+let jupyterEnv: NodeJS.ProcessEnv = {};
+
+interface Cell {
+  cell_type: string;
+  source: string | string[];
+  outputs?: Array<{ output_type: string; name?: string; text?: string | string[]; data?: Record<string, unknown> }>;
+}
+
+const joined = (v: unknown): string => (Array.isArray(v) ? v.join('') : typeof v === 'string' ? v : '');
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'inferkit-deno-'));
+  app = join(work, 'app');
+  const home = join(work, 'home');
+  await mkdir(app);
+  await mkdir(home);
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
+  const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
+  await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(), null, 2));
+  await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename)], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
+  // The README's deno.json: Deno resolves bare specifiers from the folder's package.json and node_modules.
+  await writeFile(join(app, 'deno.json'), `${JSON.stringify({ nodeModulesDir: 'manual' }, null, 2)}\n`);
+  await copyFile(join(REPO, 'notebooks/deno/01-forecast.ipynb'), join(app, '01-forecast.ipynb'));
+
+  jupyterEnv = { ...ENV, HOME: home, DENO_DIR: join(work, 'deno-cache'), JUPYTER_PATH: join(home, '.local/share/jupyter'), PYDEVD_DISABLE_FILE_VALIDATION: '1', NO_COLOR: '1' };
+  // `deno jupyter --install` writes to $HOME/.local/share/jupyter (it ignores JUPYTER_DATA_DIR): here the test's HOME.
+  await run(process.execPath, [join(REPO, 'node_modules/deno/bin.cjs'), 'jupyter', '--install', '--name', KERNEL, '--display', 'Deno (inferkit)'], { env: jupyterEnv, timeout: 60_000 });
+  // Deno's kernel outlives a killed client; scripts/deno-kernel.sh (the tslab kernel's watcher) ends it with the client.
+  const specPath = join(home, '.local/share/jupyter/kernels', KERNEL, 'kernel.json');
+  const spec = JSON.parse(await readFile(specPath, 'utf8')) as { argv: string[] };
+  expect(spec.argv.slice(1)).toEqual(['jupyter', '--kernel', '--conn', '{connection_file}']);
+  spec.argv = ['/bin/bash', join(REPO, 'scripts/deno-kernel.sh'), ...spec.argv];
+  await writeFile(specPath, JSON.stringify(spec, null, 2));
+}, 600_000);
+
+afterAll(async () => {
+  if (work) {
+    await rm(work, { recursive: true, force: true });
+  }
+});
+
+/** Runs `notebook` (in `app`) with nbconvert in its own process group; rejects with nbconvert's stderr on a failure. */
+async function execute(notebook: string, output: string): Promise<Cell[]> {
+  const r = await runGroup(PY, ['-m', 'nbconvert', '--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=180', '--output', output, notebook], { cwd: app, env: jupyterEnv, timeoutMs: 400_000 });
+  if (r.code !== 0) {
+    throw new TypeError(`nbconvert ${notebook} ${r.timedOut ? 'timed out' : `exited ${r.code}`}:\n${r.stderr.slice(-6000)}`);
+  }
+  return (JSON.parse(await readFile(join(app, output), 'utf8')) as { cells: Cell[] }).cells.filter((c) => c.cell_type === 'code');
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => {
+  it('notebooks/deno/01-forecast.ipynb runs headless: the tables, the chart as one MIME bundle, an ONNX forecast, no error', { timeout: 420_000 }, async () => {
+    const cells = await execute('01-forecast.ipynb', 'executed.ipynb');
+    const outputs = outputsOf({ cells });
+    expect(outputs.errors).toEqual([]);
+    const html = (cell: Cell): string => (cell.outputs ?? []).map((o) => joined(o.data?.['text/html'])).join('');
+
+    // A cell ending with an inferkit Frame: Deno's kernel calls its Symbol.for('Jupyter.display') (HTML and text table).
+    const [history, forecast, chart, onnx] = cells;
+    expect(history.outputs?.map((o) => o.output_type)).toEqual(['execute_result']);
+    expect(html(history)).toMatch(/>AirPassengers<\/td><td[^>]*>1960-12-01T00:00:00Z<\/td><td[^>]*>432<\/td>/);
+    expect(html(history)).toContain('3 rows × 3 columns');
+    expect(joined(history.outputs?.[0].data?.['text/plain'])).toContain('AirPassengers  1960-12-01T00:00:00Z    432');
+
+    // statsforecast's wide frame of two models; seasonal naive repeats January 1960 (417) for January 1961.
+    const table = html(forecast);
+    for (const column of ['seasonal-naive', 'seasonal-naive-lo-80', 'seasonal-naive-hi-80', 'auto-ets', 'auto-ets-lo-80', 'auto-ets-hi-80']) {
+      expect(table).toContain(`>${column}</th>`);
+    }
+    expect(table).toMatch(/>1961-01-01T00:00:00Z<\/td><td[^>]*>417<\/td>/);
+    expect(table).toContain('4 rows × 8 columns');
+
+    // displayFigure through Deno.jupyter.display: one display_data with the PNG-backed HTML, plotly's JSON and a line of text.
+    expect(chart.outputs?.map((o) => o.output_type)).toEqual(['display_data']);
+    const bundle = chart.outputs?.[0].data ?? {};
+    expect(Object.keys(bundle).sort()).toEqual(['application/vnd.plotly.v1+json', 'text/html', 'text/plain']);
+    const plotly = bundle['application/vnd.plotly.v1+json'] as { data: Array<{ name?: string; x?: unknown[] }>; layout: { width: number; height: number } };
+    expect(plotly.data.map((t) => t.name)).toEqual(expect.arrayContaining(['history', 'seasonal-naive', 'seasonal-naive 80%', 'auto-ets', 'auto-ets 80%']));
+    expect(plotly.data.find((t) => t.name === 'auto-ets')?.x).toHaveLength(13); // joined to the last observation, then 12 steps
+    expect(plotly.layout).toMatchObject({ width: 800, height: 400 });
+    expect(joined(bundle['text/plain'])).toMatch(/^\[figure shown: 800×400 PNG, \d+ kB, interactive\]$/);
+    const png = Buffer.from(/data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(joined(bundle['text/html']))?.[1] ?? '', 'base64');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([800, 400]);
+
+    // onnxruntime-node's native addon under Deno: a tiny Chronos-Bolt-shaped graph forecasts the same series.
+    expect(html(onnx)).toContain('>chronos-bolt-tiny</th>');
+    expect(html(onnx)).toContain('3 rows × 3 columns');
+    expect(outputs.text).toContain('ONNX forecast: 12 rows, columns id, timestamp, chronos-bolt-tiny');
+  });
+
+  it('a killed headless run (a CI timeout) leaves no Deno kernel running', { timeout: 240_000 }, async () => {
+    const pidFile = join(work, 'deno-kernel.pid');
+    const source = `await Deno.writeTextFile(${JSON.stringify(pidFile)}, String(Deno.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`;
+    await writeFile(
+      join(app, 'hang.ipynb'),
+      JSON.stringify({
+        cells: [{ cell_type: 'code', id: 'hang', execution_count: null, metadata: {}, outputs: [], source }],
+        metadata: { kernelspec: { display_name: 'Deno (inferkit)', language: 'typescript', name: KERNEL } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
+    let group = 0;
+    const running = runGroup(PY, ['-m', 'nbconvert', '--to', 'notebook', '--execute', '--output', 'hang-run.ipynb', 'hang.ipynb'], { cwd: app, env: jupyterEnv, timeoutMs: 200_000, onStart: (g) => (group = g) });
+    for (let i = 0; i < 1200 && !existsSync(pidFile); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const kernel = Number(await readFile(pidFile, 'utf8'));
+    expect(alive(kernel)).toBe(true);
+    // What a CI timeout does: kill the runner's whole process group. The kernel lives in its own session.
+    process.kill(-group, 'SIGKILL');
+    await running;
+    for (let i = 0; i < 150 && alive(kernel); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const left = alive(kernel);
+    if (left) {
+      process.kill(kernel, 'SIGKILL');
+    }
+    expect(left, `Deno kernel ${kernel} still running`).toBe(false);
+  });
+});
