@@ -15,8 +15,8 @@ export interface AutoArimaOptions extends BaselineOptions {
   /** Search by conditional sum of squares, refit exactly (R's `approximation`). @default R's rule: more than 150 values or season above 12 */
   approximation?: boolean;
   /**
-   * Widen the 80%-calibrated spread where the chosen model's own errors at 3 hold-out origins say
-   * its ψ-weight intervals are too narrow ({@link calibrateArimaSpread}: the model refitted, not
+   * Widen the spread where the chosen model's own errors at 3 hold-out origins say its ψ-weight
+   * intervals are too narrow for 80% coverage ({@link calibrateArimaSpread}: the model refitted, not
    * re-searched; factor in [1, 2]). `false` gives R's `forecast(auto.arima(y))` intervals. @default true
    */
   calibrate?: boolean;
