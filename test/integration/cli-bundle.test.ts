@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleCli } from '../../scripts/bundle-cli.js';
+import { runCli, type CliResult } from '../fixtures/run-cli.js';
+
+// The bundled CLI (scripts/bundle-cli.ts → dist/cli/inferkit.js, what bin/inferkit.js runs) must answer
+// exactly as the sources do: same lines, same exit code, for valid and broken manifests alike.
+
+let dir = '';
+let bundle = '';
+let inputs: string[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inferkit-cli-bundle-'));
+  await mkdir(join(dir, 'pkg/dist/cli'), { recursive: true });
+  await copyFile('package.json', join(dir, 'pkg/package.json'));
+  await bundleCli({ outdir: join(dir, 'pkg/dist/cli') });
+  bundle = join(dir, 'pkg/dist/cli/inferkit.js');
+  const svc = (name: string, args: string) =>
+    `apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: ${name}\nspec:\n  predictor:\n    model:\n      modelFormat:\n        name: huggingface\n      args: [${args}]\n`;
+  const model = join(dir, 'model');
+  await mkdir(model);
+  await writeFile(join(model, 'config.json'), JSON.stringify({ architectures: ['LlamaForCausalLM'], model_type: 'llama' }));
+  const files: Record<string, string> = {
+    'bad.yaml': [
+      svc('Bert', '--model_id=o/m, --task=tokn_classification'),
+      'apiVersion: apps/v1\nkind: Deployment\n',
+      svc('chronos', '--model_id=amazon/chronos-bolt-small, --season=24, --seasn=3'),
+      svc('local', `--model_dir=${model}, --task=time_series_forecast`),
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: tok\nstringData:\n  HF_TOKEN: hf_doNotPrintMe123\n',
+      svc('unknown-field', '--model_id=theta').replace('    model:', '    modle: {}\n    model:'),
+    ].join('---\n'),
+    'broken.yaml': 'kind: Secret\nmetadata:\n\tname: x\n',
+    'empty.yaml': '',
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await writeFile(join(dir, name), text);
+  }
+  inputs = [...Object.keys(files).map((f) => join(dir, f)), join(dir, 'missing.yaml'), 'examples'];
+}, 120_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function runBundle(args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bundle, ...args], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const r = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof r.code === 'number' ? r.code : -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  }
+}
+
+describe('bundleCli', () => {
+  it('validate prints the same lines and exit code as the sources', { timeout: 120_000 }, async () => {
+    for (const extra of [[], ['--allow-inline-secrets']]) {
+      const [bundled, sources] = await Promise.all([runBundle(['validate', ...extra, ...inputs]), runCli(['validate', ...extra, ...inputs])]);
+      expect(bundled).toEqual(sources);
+      expect(bundled.code).toBe(1);
+      // The documents reach every check: contract, serve checks, the checkpoint families, the CRD schema, secrets.
+      expect(bundled.stdout).toContain('documents[0].metadata.name: expected a lower-case DNS label');
+      expect(bundled.stdout).toContain('--season is used only by the baselines');
+      expect(bundled.stdout).toMatch(/documents\[3\]\.spec\.predictor\.model\.args: .*LlamaForCausalLM/);
+      expect(bundled.stdout).toMatch(/documents\[5\]\.spec\.predictor\.modle: .*did you mean/);
+      expect(bundled.stdout).toContain('examples/gated-model.yaml: ok (2 documents)');
+      expect(bundled.stdout).not.toContain('hf_doNotPrintMe123');
+    }
+  });
+
+  // (A typo or the full help also load the other commands, from tsc's dist/cli/, which this folder lacks.)
+  it('answers --version and validate --help as the sources do', { timeout: 120_000 }, async () => {
+    for (const args of [['--version'], ['validate', '--help']]) {
+      expect(await runBundle(args)).toEqual(await runCli(args));
+    }
+  });
+});
