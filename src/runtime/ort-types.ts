@@ -84,6 +84,13 @@ export interface SessionOptions {
    * session, a loaded pool on the replicas alone. One more copy of the weights. @default none
    */
   latencyThreads?: number;
+  /**
+   * Let ORT prepack MatMul/Gemm weights at load (`session.disable_prepacking` when false): a private,
+   * re-laid-out copy of them per session. Off, a session opened from a graph whose weights are external
+   * data multiplies straight from ORT's memory-mapped file pages, which every session of the process
+   * shares. Replica pools turn it off for such graphs (see `src/runtime/shared-weights/`). @default true
+   */
+  prepacking?: boolean;
   /** Inter-op threads. @default 1 */
   interOpThreads?: number;
   /** Execution provider. @default 'cpu' */

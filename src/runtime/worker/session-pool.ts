@@ -1,5 +1,6 @@
 import { InferkitError } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
+import { sharedWeightsOptions } from '../shared-weights/mapped-weights.js';
 import { WorkerSession } from './worker-session.js';
 
 interface QueuedRun {
@@ -47,7 +48,9 @@ export class WorkerSessionPool implements OrtSession {
     if (latencyThreads !== undefined && (!Number.isInteger(latencyThreads) || latencyThreads < 1)) {
       throw new InferkitError('config', `latencyThreads must be a positive integer, got ${latencyThreads}`, { param: 'latencyThreads' });
     }
-    const { worker: _worker, replicas: _replicas, replicaThreads: _threads, latencyThreads: _latency, ...rest } = options;
+    const { worker: _worker, replicas: _replicas, replicaThreads: _threads, latencyThreads: _latency, ...own } = options;
+    // Memory-mapped weights shared by all sessions (src/runtime/shared-weights/): one copy per model, not per session.
+    const rest = sharedWeightsOptions(model, own, threads.length + (latencyThreads !== undefined ? 1 : 0));
     this.#replicas = threads.map((t) => new WorkerSession(model, { ...rest, intraOpThreads: t }));
     this.#busy = threads.map(() => false);
     this.#latency = latencyThreads !== undefined ? new WorkerSession(model, { ...rest, intraOpThreads: latencyThreads }) : undefined;

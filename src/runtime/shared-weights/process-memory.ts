@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+
+/** The process's memory: resident set, and on Linux its proportional set (shared pages split among their mappings). */
+export interface ProcessMemory {
+  /** Resident set size: every mapped page counted once per mapping (a file two sessions map counts twice). */
+  rssBytes: number;
+  /** Proportional set size (`/proc/self/smaps_rollup`): a page mapped n times counts 1/n per mapping; absent off Linux. */
+  pssBytes?: number;
+}
+
+/** The process's RSS, and its PSS where `/proc/self/smaps_rollup` is readable. */
+export function processMemory(): ProcessMemory {
+  const rssBytes = process.memoryUsage.rss();
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'));
+    return m === null ? { rssBytes } : { rssBytes, pssBytes: Number(m[1]) * 1024 };
+  } catch {
+    return { rssBytes };
+  }
+}
+
+/** `bytes` in GiB with two decimals, e.g. `0.41 GiB`. */
+export function formatGiB(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+}
