@@ -81,12 +81,12 @@ const TIMESFM: TimesFm20Shape = { hidden: 1280, layers: 20, heads: 16, headDim: 
 const TIMESFM_QUICK: TimesFm20Shape = { hidden: 320, layers: 2, heads: 4, headDim: 80, intermediate: 320, context: CONTEXT };
 const CHRONOS_2_QUICK: Chronos2Shape = { dModel: 128, layers: 2, heads: 2, dFF: 512, contextLength: 8192 };
 
-function timesFm(v: '2.0' | '2.5'): BuiltFamily {
-  const key = `timesfm-${v}`;
+function timesFm(v: '2.0' | '2.5', layers = TIMESFM.layers): BuiltFamily {
+  const key = `timesfm-${v}${layers === TIMESFM.layers ? '' : `-L${layers}`}`;
   return {
     key, unit: 'series', batches: [1, 16, 64], feeds: timesFmFeeds(v === '2.0'),
     prepare: (root, quick) => {
-      const s = quick ? TIMESFM_QUICK : TIMESFM;
+      const s = quick ? TIMESFM_QUICK : { ...TIMESFM, layers };
       const params = parameterCount((v === '2.0' ? timesFm20Tensors : timesFm25Tensors)(s));
       const name = `TimesFM ${v} built (width ${s.hidden}, ${s.layers} layers, ${(params / 1e6).toFixed(0)} M params; context ${CONTEXT}, horizon 128)`;
       return built(key, name, root, 'forecast', (dir) => {
@@ -113,6 +113,8 @@ function encoder(key: 'deberta-v3' | 'roberta' | 'xlm-r', label: string, vk: key
 export const BUILT_FAMILIES: readonly BuiltFamily[] = [
   timesFm('2.0'),
   timesFm('2.5'),
+  /** TimesFM 2.0 at its real depth (google/timesfm-2.0-500m: 50 layers, 2 GB); only with `--only timesfm-2.0-L50`. */
+  timesFm('2.0', 50),
   {
     key: 'chronos-2', unit: 'series', batches: [1, 16, 64],
     feeds: (batch) => ({

@@ -10,7 +10,8 @@
  * from random checkpoints of TimesFM 2.0/2.5, Chronos-2, DeBERTa-v3, RoBERTa and XLM-R (bench/gpu/families.ts),
  * prepared in parallel child processes before anything is timed. Flags of `--families`: `--only k1,k2`,
  * `--quick` (small shapes, for a rehearsal), `--cpu-only`, `--jobs N` (parallel preparations), `--budget-s S`
- * (skip what is left after S seconds), `--run-ms M` (timed runs per batch after the first 3).
+ * (skip what is left after S seconds), `--run-ms M` (timed runs per batch after the first 3), `--batches 1,64`
+ * (instead of each family's), `--placements` (GPU sessions log verbosely: ORT then lists the nodes each provider runs).
  *
  * Bundled to one file by `bench/gpu/prepare.sh` so it runs on a machine that has only `node`.
  */
@@ -29,7 +30,7 @@ import { BUILT_FAMILIES, type Prepared } from './families.js';
 import { measureModel, resultLines, type BenchModel, type Row } from './measure.js';
 
 const argv = process.argv.slice(2);
-const VALUED = ['--only', '--jobs', '--budget-s', '--run-ms', '--prepare'];
+const VALUED = ['--only', '--jobs', '--budget-s', '--run-ms', '--prepare', '--batches'];
 const flag = (name: string): boolean => argv.includes(name);
 const value = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const outDir = argv.find((a, i) => !a.startsWith('--') && !VALUED.includes(argv[i - 1] ?? '')) ?? 'out/gpu';
@@ -114,7 +115,8 @@ async function families(): Promise<string[]> {
   const start = performance.now();
   const quick = flag('--quick');
   const only = value('--only')?.split(',');
-  const chosen = BUILT_FAMILIES.filter((f) => only === undefined || only.includes(f.key));
+  const chosen = BUILT_FAMILIES.filter((f) => (only === undefined ? !f.key.endsWith('-L50') : only.includes(f.key)));
+  const batches = value('--batches')?.split(',').map(Number);
   const root = mkdtempSync(join(tmpdir(), 'inferkit-gpu-families-'));
   const prepared = await prepareFamilies(chosen.map((f) => f.key), root, quick, Number(value('--jobs') ?? chosen.length));
   console.log(`all prepared in ${((performance.now() - start) / 1000).toFixed(1)} s; load average ${loadavg()[0].toFixed(2)}`);
@@ -129,8 +131,9 @@ async function families(): Promise<string[]> {
       continue;
     }
     preparedList.push(p);
-    const model: BenchModel = { name: p.name, bytes: p.graphPath, feeds: (b) => fam.feeds(b, quick), batches: fam.batches, unit: fam.unit };
-    rows.push(...(await measureModel(model, { providers, deadline, runBudgetMs: Number(value('--run-ms') ?? 1500) })));
+    const model: BenchModel = { name: p.name, bytes: p.graphPath, feeds: (b) => fam.feeds(b, quick), batches: batches ?? fam.batches, unit: fam.unit };
+    const extraOptions = (p: string): ort.InferenceSession.SessionOptions => (flag('--placements') && p !== 'cpu' ? { logSeverityLevel: 0 } : {});
+    rows.push(...(await measureModel(model, { providers, deadline, extraOptions, runBudgetMs: Number(value('--run-ms') ?? 1500) })));
     write(rows, { prepared: preparedList });
   }
   console.log(`families done in ${((performance.now() - start) / 1000).toFixed(1)} s`);

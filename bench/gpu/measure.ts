@@ -42,6 +42,8 @@ export interface MeasureOptions {
   runBudgetMs?: number;
   /** `performance.now()` after which the rest is skipped (recorded as such). @default Infinity */
   deadline?: number;
+  /** Session options added for one provider (e.g. verbose logging, which prints where each node runs). */
+  extraOptions?: (provider: string) => ort.InferenceSession.SessionOptions;
   log?: (line: string) => void;
 }
 
@@ -109,7 +111,7 @@ export async function measureModel(model: BenchModel, opts: MeasureOptions): Pro
     const t = performance.now();
     try {
       // An `intraOpNumThreads: undefined` key is rejected ('must be a number'): leave it out for GPU providers.
-      const so: ort.InferenceSession.SessionOptions = { executionProviders: [provider], graphOptimizationLevel: 'all', ...(provider === 'cpu' ? { intraOpNumThreads: cpus().length } : {}) };
+      const so: ort.InferenceSession.SessionOptions = { executionProviders: [provider], graphOptimizationLevel: 'all', ...(provider === 'cpu' ? { intraOpNumThreads: cpus().length } : {}), ...opts.extraOptions?.(provider) };
       session = typeof model.bytes === 'string' ? await ort.InferenceSession.create(model.bytes, so) : await ort.InferenceSession.create(model.bytes, so);
     } catch (err) {
       log(`${model.name} on ${provider}: ${firstLine(err)}`);

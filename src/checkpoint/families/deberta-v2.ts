@@ -170,7 +170,7 @@ function relativeContext(ops: CheckpointOps, c: DebertaV2Config, p: string, ids:
 
 /** `DebertaV2ForTokenClassification` (DeBERTa-v2 and v3); int8 as the other encoders. */
 export const DEBERTA_V2_BUILDER: GraphBuilderEntry = {
-  version: 3,
+  version: 4,
   variants: ['int8'],
   build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildDebertaV2TokenClassifier(ck, options.variant === 'int8'),
 };
