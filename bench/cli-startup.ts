@@ -6,7 +6,7 @@
  * - `node -e 0`: the floor, node itself on this machine at this load;
  * - before: `node dist/cli/main.js …`, tsc's output, what bin/inferkit.js ran until the bundle;
  * - after: `node bin/inferkit.js …`, today's command (a bare `--version` answered in bin/, `validate` from
- *   the bundle dist/cli/inferkit.js written by scripts/bundle-cli.ts).
+ *   the bundle dist/cli/inferkit-validate.cjs with its code cache, written by scripts/bundle-cli.ts).
  * Needs `npm run build`. Alone: `npx tsx bench/cli-startup.ts [--quick] [--rounds N]`.
  */
 import { spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ function timeOnce(args: readonly string[]): { cpu: number; wall: number } {
 
 /** Median (min–max) CPU and wall seconds of every contender, and the after/before ratios. */
 export async function runCliStartupBench(options: { quick?: boolean; rounds?: number } = {}): Promise<Table> {
-  for (const file of ['dist/cli/main.js', 'dist/cli/inferkit.js']) {
+  for (const file of ['dist/cli/main.js', 'dist/cli/inferkit-validate.cjs']) {
     if (!existsSync(join(ROOT, file))) {
       throw new Error(`${file} is missing: run npm run build first`);
     }
