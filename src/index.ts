@@ -121,6 +121,8 @@ export type { IntermittentMethod, IntermittentOptions } from './runtime/forecast
 export { intermittentScore, zeroInflatedDemand } from './runtime/forecast/intermittent/intermittent-metrics.js';
 export type { IntermittentScore } from './runtime/forecast/intermittent/intermittent-metrics.js';
 export { statEnsemble } from './runtime/forecast/stat-ensemble.js';
+export type { StatEnsembleOptions } from './runtime/forecast/stat-ensemble.js';
+export type { QuantileCombination } from './runtime/forecast/combine-quantiles.js';
 export type { BaselineOptions, PointAndSpread } from './runtime/forecast/baseline-model.js';
 export { createBaseline } from './runtime/forecast/baseline-spec.js';
 export type { BaselineKind, BaselineSpec } from './runtime/forecast/baseline-spec.js';

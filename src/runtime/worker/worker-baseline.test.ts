@@ -61,7 +61,7 @@ describe('baselines in worker threads', () => {
     expect(tasks.every((t) => t.targets[0].byteLength > 0 && t.futureCovariates[0].future.byteLength > 0)).toBe(true);
     // Models that cannot read covariates have no predictTasks in the workers either (the protocol warns for them).
     expect(new WorkerBaseline({ kind: 'theta' }).predictTasks).toBeUndefined();
-  }, LOAD_MS);
+  }, 2 * LOAD_MS);
 
   it('bad options fail at construction with the in-thread error; a failing forecast rejects with its message', async () => {
     expect(() => new WorkerBaseline({ kind: 'auto-ets', options: { model: 'XYZ' } })).toThrow(/XYZ/);
