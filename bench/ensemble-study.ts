@@ -4,7 +4,8 @@
  * scored by the rolling-origin backtest of bench/accuracy.ts per frequency group (MASE of the
  * median, WQL, 80% coverage). Each member forecasts each (series, origin) once; the variants reuse
  * those forecasts. `--root DIR` scores the series of `DIR/datasets/classic_series.csv` instead of
- * the shipped data (a held-out set, e.g. more of R's `datasets`). Run: `npx tsx bench/ensemble-study.ts`.
+ * the shipped data (a held-out set: bench/ensemble-heldout.R writes 20 more of R's series). Run:
+ * `npx tsx bench/ensemble-study.ts`. What it found is in src/runtime/forecast/README.md.
  */
 import { pathToFileURL } from 'node:url';
 import type { Frequency } from '../src/contract/enums.js';
