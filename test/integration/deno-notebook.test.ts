@@ -124,6 +124,28 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
     expect(outputs.text).toContain('ONNX forecast: 12 rows, columns id, timestamp, chronos-bolt-tiny');
   });
 
+  it('an ONNX session in a worker thread under Deno answers, and releasing it ends the worker without an uncaught error', { timeout: 120_000 }, async () => {
+    // Deno's node:worker_threads has no parentPort.close(): the session worker called it on release, and Deno
+    // printed "Uncaught (in worker …) TypeError: port.close is not a function".
+    await writeFile(
+      join(app, 'worker.ts'),
+      [
+        'import { loadTokenClassifier, writeNerFixtureRepo } from "inferkit";',
+        'const dir = await Deno.makeTempDir({ prefix: "ner-" });',
+        'await writeNerFixtureRepo(`${dir}/ner`);',
+        'const ner = await loadTokenClassifier(`${dir}/ner`, { modelName: "ner", session: { worker: true }, tokenizerEngine: "tokenizers" });',
+        'console.log(JSON.stringify((await ner.predictTokenIds(["john is in paris"])).classIds));',
+        'await ner.dispose();',
+        'await new Promise((r) => setTimeout(r, 500));',
+        'console.log("released");',
+        'await Deno.remove(dir, { recursive: true });',
+      ].join('\n'),
+    );
+    const r = await run(process.execPath, [join(REPO, 'node_modules/deno/bin.cjs'), 'run', '-A', 'worker.ts'], { cwd: app, env: jupyterEnv, timeout: 100_000 });
+    expect(r.stdout.trim()).toBe('[[0,3,0,0,7,0]]\nreleased');
+    expect(r.stderr).not.toMatch(/Uncaught|error/i);
+  });
+
   it('a killed headless run (a CI timeout) leaves no Deno kernel running', { timeout: 240_000 }, async () => {
     const pidFile = join(work, 'deno-kernel.pid');
     const source = `await Deno.writeTextFile(${JSON.stringify(pidFile)}, String(Deno.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`;
