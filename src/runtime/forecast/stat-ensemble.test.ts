@@ -6,7 +6,10 @@ import { BASELINE_LEVELS } from './baseline-model.js';
 import { createBaseline } from './baseline-spec.js';
 import { holdoutWeights } from './ensemble-weights.js';
 import { autoEts } from './ets/auto-ets.js';
-import { statEnsemble } from './stat-ensemble.js';
+import type { ForecastModel } from './forecast-model.js';
+import { combineQuantiles } from './combine-quantiles.js';
+import { seasonalNaive } from './seasonal-naive.js';
+import { ensembleOf, statEnsemble } from './stat-ensemble.js';
 import { theta } from './theta.js';
 
 const y = Float32Array.from({ length: 60 }, (_, t) => 100 + 15 * Math.sin((2 * Math.PI * t) / 12) + 0.5 * t + 3 * Math.cos(t * 1.7));
@@ -45,6 +48,18 @@ describe('statEnsemble', () => {
     expect(w[1]).toBeCloseTo(0.2, 6);
     expect(holdoutWeights(actual, 3, [[11, 11, 11], undefined])).toEqual([0.5, 0.5]);
     expect(holdoutWeights(actual, 0, [[1], [2], [3]])).toEqual([1 / 3, 1 / 3, 1 / 3]);
+  });
+
+  it('leaves a failing member out of the series it fails on and names it; when all fail, answers seasonal naive', async () => {
+    const broken: ForecastModel = { ...theta(), name: 'broken', predict: () => Promise.reject(new Error('boom')), predictTasks: () => Promise.reject(new Error('boom')) };
+    const task = { targets: [y], pastCovariates: [], futureCovariates: [] };
+    const f = await ensembleOf([broken, autoEts(), theta()], { weighting: 'equal' }).predictTasks?.([task], H, { frequencies: ['month'] });
+    const two = await Promise.all([autoEts(), theta()].map((m) => m.predict([y], H, { frequencies: ['month'] })));
+    expect(f?.values[0]).toEqual(combineQuantiles(two.map((p) => p.values[0]), BASELINE_LEVELS, H, 'mixture'));
+    expect(f?.taskWarnings).toEqual([expect.objectContaining({ task: 0, code: 'model_fallback', message: expect.stringContaining('member broken failed') })]);
+    const none = await ensembleOf([broken, broken]).predictTasks?.([task], H, { frequencies: ['month'] });
+    expect(none?.values[0]).toEqual((await seasonalNaive().predict([y], H, { frequencies: ['month'] })).values[0]);
+    expect(none?.taskWarnings?.map((w) => w.message)).toEqual([expect.stringContaining('broken failed'), expect.stringContaining('broken failed'), expect.stringContaining('answered by seasonal-naive')]);
   });
 
   it('is served by name and says on the wire that only its ARIMA member read the covariates', async () => {

@@ -32,12 +32,20 @@ const MEDIAN = BASELINE_LEVELS.indexOf(0.5);
  * and every fallback is reported on the input's output `warnings` (`model_fallback`).
  */
 export function statEnsemble(options: StatEnsembleOptions = {}): ForecastModel {
-  const arima = autoArima({ season: options.season });
-  const members: ForecastModel[] = [autoEts({ season: options.season }), arima, theta({ season: options.season })];
+  return ensembleOf([autoEts({ season: options.season }), autoArima({ season: options.season }), theta({ season: options.season })], options);
+}
+
+/**
+ * The ensemble of {@link statEnsemble} over any `members` (offline models with any horizon and
+ * {@link BASELINE_LEVELS}): members with `predictTasks` get the tasks (covariates), the others the series.
+ */
+export function ensembleOf(members: readonly ForecastModel[], options: StatEnsembleOptions = {}): ForecastModel {
   const fallback = seasonalNaive({ season: options.season });
   const name = options.name ?? 'stat-ensemble';
   const how = options.combine ?? 'mixture';
   const weighted = (options.weighting ?? 'holdout') === 'holdout';
+  const readers = members.filter((m) => m.predictTasks !== undefined).map((m) => m.name).join(' and ') || 'no member';
+  const blind = members.filter((m) => m.predictTasks === undefined).map((m) => m.name).join(' and ');
   /** Combines the members' runs over `rows` (the n series first, then the hold-out heads: `head[i]` is series i's row, -1 for none). */
   const combine = async (rows: Float32Array[], n: number, head: number[], horizon: number, opts: PredictOptions, run: (m: ForecastModel) => Promise<ModelForecast>, taskOf: (row: number) => number, tasks: number): Promise<ModelForecast> => {
     const warnings: TaskWarnings = [];
@@ -94,7 +102,7 @@ export function statEnsemble(options: StatEnsembleOptions = {}): ForecastModel {
       const o = { ...opts, frequencies: rowFrequencies(opts.frequencies, rows.length, head) };
       const run = (m: ForecastModel): Promise<ModelForecast> => (m.predictTasks !== undefined ? m.predictTasks(all, horizon, o) : m.predict(rows, horizon, o));
       const noted: TaskWarnings = tasks.flatMap((t, ti) =>
-        t.pastCovariates.length + t.futureCovariates.length > 0 ? [{ task: ti, code: 'covariates_ignored', message: `${name}: only the AutoARIMA member reads covariates (future_covariates); AutoETS and Theta forecast from the series alone` }] : [],
+        t.pastCovariates.length + t.futureCovariates.length > 0 ? [{ task: ti, code: 'covariates_ignored', message: `${name}: only ${readers} read${readers.includes(' and ') ? '' : 's'} covariates (future_covariates); ${blind} forecast from the series alone` }] : [],
       );
       return combine(rows, n, head, horizon, o, run, (r) => taskOfRow[r], tasks.length).then((f) => (noted.length > 0 ? { ...f, taskWarnings: [...noted, ...(f.taskWarnings ?? [])] } : f));
     },
