@@ -44,7 +44,7 @@ export function mappedWeights(model: string | Uint8Array): MappedWeights | undef
     if (files.length === 0) {
       return undefined;
     }
-    return { files, bytes: files.reduce((n, f) => n + statSync(f).size, 0), quantized: QUANTIZED_OPS.some((op) => includesAscii(graph, op)) };
+    return { files, bytes: files.reduce((n, f) => n + statSync(f).size, 0), quantized: isQuantizedGraph(graph) };
   } catch {
     return undefined; // the session's own load reports what is wrong with the file
   }
@@ -68,7 +68,8 @@ export function sharedWeightsOptions(model: string | Uint8Array, options: Sessio
   return { ...options, prepacking: false };
 }
 
-/** Whether `ascii` occurs in `bytes` (an operator name in a serialized graph). */
-function includesAscii(bytes: Uint8Array, ascii: string): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(ascii, 0, 'latin1');
+/** Whether a serialized graph names a quantized MatMul operator (an int8 graph). */
+export function isQuantizedGraph(graph: Uint8Array): boolean {
+  const bytes = Buffer.from(graph.buffer, graph.byteOffset, graph.byteLength);
+  return QUANTIZED_OPS.some((op) => bytes.includes(op, 0, 'latin1'));
 }

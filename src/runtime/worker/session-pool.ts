@@ -1,5 +1,6 @@
 import { InferkitError } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
+import { shareableModel } from '../shared-weights/external-graph.js';
 import { sharedWeightsOptions } from '../shared-weights/mapped-weights.js';
 import { WorkerSession } from './worker-session.js';
 
@@ -221,7 +222,9 @@ export class WorkerSessionPool implements OrtSession {
 
 /** Opens `threads.length` replicas of `model` (see {@link WorkerSessionPool}); rejects with the load error. */
 export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[], latencyThreads?: number): Promise<WorkerSessionPool> {
-  const pool = new WorkerSessionPool(model, options, threads, latencyThreads);
+  // A graph with inline weights is opened from its external-data copy (made once), so its sessions share them.
+  const graph = await shareableModel(model, options, threads.length + (latencyThreads !== undefined ? 1 : 0));
+  const pool = new WorkerSessionPool(graph, options, threads, latencyThreads);
   await pool.start();
   return pool;
 }

@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
+import { createLocalSession, float32Tensor } from '../ort.js';
+import { externalizedGraph, shareableModel } from './external-graph.js';
+import { mappedWeights } from './mapped-weights.js';
+
+const WIDTH = 1024;
+const LAYERS = 3; // 12 MiB inline: over the 8 MiB below which a graph keeps its weights inline
+
+/** An MLP with its weights inline (as torch exports BERT-sized models), plus a bias of each kind of size. */
+function inlineMlp(): Uint8Array {
+  const g = new OnnxGraphBuilder();
+  let h = g.input('x', 'float32', ['batch', WIDTH]);
+  for (let l = 0; l < LAYERS; l++) {
+    const w = g.initializer(`w${l}`, { type: 'float32', dims: [WIDTH, WIDTH], data: Float32Array.from({ length: WIDTH * WIDTH }, (_, i) => Math.sin(i * (l + 1)) / 32) });
+    const b = g.initializer(`b${l}`, { type: 'float32', dims: [WIDTH], data: Float32Array.from({ length: WIDTH }, (_, i) => Math.cos(i) / 8) });
+    h = g.op('Relu', [g.op('Add', [g.op('MatMul', [h, w]), b])]);
+  }
+  const small = g.initializer('small', { type: 'float32', dims: [4], data: Float32Array.of(1, 2, 3, 4) });
+  g.output(g.op('Identity', [h], {}, 'y'), 'float32', ['batch', WIDTH]);
+  g.output(g.op('Identity', [small], {}, 'small_out'), 'float32', [4]);
+  return g.toBytes();
+}
+
+describe('externalizedGraph: a graph with inline weights, rewritten once so that its sessions can map one copy', () => {
+  let dir: string;
+  let source: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'inferkit-external-graph-'));
+    source = join(dir, 'model.onnx');
+    writeFileSync(source, inlineMlp());
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('moves the large initializers to model.onnx.data; the copy answers exactly what the original answers', async () => {
+    const cache = join(dir, 'cache');
+    const copy = await externalizedGraph(source, cache);
+    expect(copy).toBeDefined();
+    const path = copy as string;
+    expect(dirname(path).startsWith(join(cache, 'graphs', 'external-'))).toBe(true);
+    const weights = mappedWeights(path);
+    // Weights and biases moved (page-aligned); the 16-byte tensor stays inline.
+    expect(weights?.bytes).toBeGreaterThanOrEqual(LAYERS * (WIDTH * WIDTH + WIDTH) * 4);
+    expect(statSync(path).size).toBeLessThan(64 * 1024);
+    const x = () => ({ x: float32Tensor(Float32Array.from({ length: 2 * WIDTH }, (_, i) => Math.sin(i / 7)), [2, WIDTH]) });
+    const a = await createLocalSession(source);
+    const b = await createLocalSession(path);
+    try {
+      const [ya, yb] = [await a.run(x()), await b.run(x())];
+      expect(Array.from(yb.y.data as Float32Array)).toEqual(Array.from(ya.y.data as Float32Array));
+      expect(Array.from(yb.small_out.data as Float32Array)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await a.release();
+      await b.release();
+    }
+    // Made once: the next load finds it.
+    expect(await externalizedGraph(source, cache)).toBe(path);
+  });
+
+  it('leaves alone what it cannot or need not share', async () => {
+    const cache = join(dir, 'cache-2');
+    expect(await shareableModel(source, {}, 1, cache)).toBe(source); // one session: nothing to share
+    expect(await shareableModel(source, { prepacking: true }, 3, cache)).toBe(source);
+    expect(await shareableModel(inlineMlp(), {}, 3, cache)).toBeInstanceOf(Uint8Array);
+    expect(await shareableModel(join(dir, 'missing.onnx'), {}, 3, cache)).toBe(join(dir, 'missing.onnx'));
+    expect(existsSync(join(cache, 'graphs'))).toBe(false);
+    expect(await shareableModel(source, {}, 3, cache)).not.toBe(source);
+  });
+});

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { envCacheDir } from '../../config.js';
+import { InferkitError } from '../../errors.js';
+import type { SessionOptions } from '../ort-types.js';
+import { isQuantizedGraph, mappedWeights } from './mapped-weights.js';
+
+/** Graphs smaller than this keep their inline weights (a copy per session costs little). */
+const MIN_INLINE_BYTES = 8 * 2 ** 20;
+/** Initializers moved out: `raw_data` of at least this many bytes, each at a page-aligned offset. */
+const MIN_TENSOR_BYTES = 1024;
+const ALIGN = 4096;
+
+/**
+ * A copy of the graph file `model` whose inline weights (initializers' `raw_data`) are moved to
+ * `model.onnx.data` beside it — external data ONNX Runtime memory-maps, so the sessions of a pool share
+ * one copy (see {@link sharedWeightsOptions}). Made once into `<cacheDir>/graphs/external-<key>/`, keyed by
+ * the file's path, size and mtime; written to a temporary folder and renamed (files read and written
+ * off the event loop; the split itself is a copy of the bytes). Undefined for a model given
+ * as bytes, a small graph, an int8 graph, or one whose weights are external already. Nodes, subgraphs and every other
+ * field are copied byte for byte.
+ */
+export async function externalizedGraph(model: string | Uint8Array, cacheDir: string = envCacheDir()): Promise<string | undefined> {
+  if (typeof model !== 'string' || !existsSync(model)) {
+    return undefined;
+  }
+  const st = statSync(model);
+  if (st.size < MIN_INLINE_BYTES || mappedWeights(model) !== undefined) {
+    return undefined;
+  }
+  const key = createHash('sha256').update(`${resolve(model)}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 16);
+  const dir = join(cacheDir, 'graphs', `external-${key}`);
+  const graphPath = join(dir, 'model.onnx');
+  if (existsSync(join(dir, 'complete.json'))) {
+    return graphPath;
+  }
+  const tmp = `${dir}.incomplete-${process.pid}-${Date.now()}`;
+  await mkdir(tmp, { recursive: true });
+  try {
+    const bytes = await readFile(model);
+    if (isQuantizedGraph(bytes)) {
+      await rm(tmp, { recursive: true, force: true });
+      return undefined; // int8 graphs keep prepacking (mapped-weights.ts): a copy would share nothing
+    }
+    const { graph, data, moved } = splitWeights(bytes, 'model.onnx.data');
+    if (moved === 0) {
+      await rm(tmp, { recursive: true, force: true });
+      return undefined;
+    }
+    await writeFile(join(tmp, 'model.onnx.data'), data);
+    await writeFile(join(tmp, 'model.onnx'), graph);
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(model), size: st.size, mtimeMs: st.mtimeMs, moved }));
+    try {
+      await rename(tmp, dir);
+    } catch (cause) {
+      if (!existsSync(join(dir, 'complete.json'))) {
+        throw new InferkitError('model_load_failed', `cannot place the external-data copy of ${model} in ${dir}: ${(cause as Error).message}`, { cause });
+      }
+      await rm(tmp, { recursive: true, force: true }); // another process made the same copy first
+    }
+    return graphPath;
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * The graph the `sessions` sessions of one pool should open: for several sessions on a graph file with its
+ * weights inline, its external-data copy in the model cache ({@link externalizedGraph}), so that the weights
+ * can be mapped once; else `model` itself (also when the copy cannot be made: each session then loads its own).
+ */
+export async function shareableModel(model: string | Uint8Array, options: SessionOptions, sessions: number, cacheDir?: string): Promise<string | Uint8Array> {
+  if (sessions < 2 || options.prepacking === true || typeof model !== 'string') {
+    return model;
+  }
+  try {
+    return (await externalizedGraph(model, cacheDir)) ?? model;
+  } catch {
+    return model;
+  }
+}
+
+/**
+ * Rewrites a ModelProto: each top-level graph initializer (GraphProto field 5) with `raw_data` (field 9)
+ * of at least {@link MIN_TENSOR_BYTES} loses it for `external_data` (13: location, offset, length) and
+ * `data_location` EXTERNAL (14); the bytes go to `data`. `moved` counts the tensors moved.
+ */
+export function splitWeights(model: Uint8Array, location: string): { graph: Uint8Array; data: Uint8Array; moved: number } {
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  let moved = 0;
+  const place = (bytes: Uint8Array): number => {
+    const offset = Math.ceil(size / ALIGN) * ALIGN;
+    if (offset > size) {
+      pieces.push(new Uint8Array(offset - size));
+    }
+    pieces.push(bytes);
+    size = offset + bytes.byteLength;
+    return offset;
+  };
+  const graph = rewrite(model, 0, model.length, (field, start, end) => {
+    if (field !== 7) {
+      return undefined;
+    }
+    return rewrite(model, start, end, (gf, gs, ge) => {
+      if (gf !== 5) {
+        return undefined;
+      }
+      const fields = list(model, gs, ge);
+      const raw = fields.find((f) => f.field === 9 && f.wire === 2);
+      if (raw === undefined || raw.end - raw.start < MIN_TENSOR_BYTES || fields.some((f) => f.field === 13 || f.field === 14)) {
+        return undefined;
+      }
+      const offset = place(model.subarray(raw.start, raw.end));
+      moved++;
+      const kept = fields.filter((f) => f !== raw).map((f) => model.subarray(f.tagAt, f.end));
+      const entries = [['location', location], ['offset', String(offset)], ['length', String(raw.end - raw.start)]].map(([k, v]) =>
+        lengthDelimited(13, concat([lengthDelimited(1, utf8(k)), lengthDelimited(2, utf8(v))])),
+      );
+      return concat([...kept, ...entries, varintField(14, 1)]);
+    });
+  });
+  return { graph, data: concat(pieces), moved };
+}
+
+interface Field {
+  field: number;
+  wire: number;
+  /** Where the tag starts, where the payload starts (after a length prefix) and ends. */
+  tagAt: number;
+  start: number;
+  end: number;
+}
+
+function list(b: Uint8Array, from: number, to: number): Field[] {
+  const out: Field[] = [];
+  let at = from;
+  while (at < to) {
+    const tagAt = at;
+    const [tag, afterTag] = varint(b, at);
+    const wire = tag % 8;
+    let start = afterTag;
+    let end: number;
+    if (wire === 0) {
+      end = varint(b, afterTag)[1];
+    } else if (wire === 1 || wire === 5) {
+      end = afterTag + (wire === 1 ? 8 : 4);
+    } else if (wire === 2) {
+      const [length, s] = varint(b, afterTag);
+      start = s;
+      end = s + length;
+    } else {
+      throw new InferkitError('model_load_failed', `not an ONNX model: unsupported protobuf wire type ${wire} at byte ${at}`);
+    }
+    if (end > to) {
+      throw new InferkitError('model_load_failed', `not an ONNX model: a protobuf field runs past its message end (byte ${end} of ${to})`);
+    }
+    out.push({ field: Math.floor(tag / 8), wire, tagAt, start, end });
+    at = end;
+  }
+  return out;
+}
+
+/** The message in [from, to) with each length-delimited field `edit` returns a new payload for replaced. */
+function rewrite(b: Uint8Array, from: number, to: number, edit: (field: number, start: number, end: number) => Uint8Array | undefined): Uint8Array {
+  return concat(
+    list(b, from, to).map((f) => {
+      const payload = f.wire === 2 ? edit(f.field, f.start, f.end) : undefined;
+      return payload === undefined ? b.subarray(f.tagAt, f.end) : lengthDelimited(f.field, payload);
+    }),
+  );
+}
+
+function varint(b: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < b.length && i < at + 10; i++) {
+    value += (b[i] & 0x7f) * scale;
+    scale *= 128;
+    if (b[i] < 0x80) {
+      return [value, i + 1];
+    }
+  }
+  throw new InferkitError('model_load_failed', `not an ONNX model: truncated varint at byte ${at}`);
+}
+
+function encodeVarint(n: number): Uint8Array {
+  const out: number[] = [];
+  let v = n;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+  return Uint8Array.from(out);
+}
+
+function lengthDelimited(field: number, payload: Uint8Array): Uint8Array {
+  return concat([encodeVarint(field * 8 + 2), encodeVarint(payload.byteLength), payload]);
+}
+
+function varintField(field: number, value: number): Uint8Array {
+  return concat([encodeVarint(field * 8), encodeVarint(value)]);
+}
+
+function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  return Buffer.concat(parts);
+}
