@@ -13,6 +13,7 @@ import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 import { manifestFiles, readManifestFile } from './manifest-files.js';
 import { installStopSignals } from './serve-signals.js';
+import { memoryLine } from '../runtime/shared-weights/process-memory.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -175,6 +176,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     for (const m of states) {
       console.error(stateLine(m));
     }
+    console.error(memoryLine(states.filter((m) => m.ready).length));
   });
   let stopping = false;
   const stop = (why: string) => {

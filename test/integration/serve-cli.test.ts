@@ -36,6 +36,8 @@ describe('inferkit serve (child process)', () => {
     const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
     await waitForText(proc, output, /models loaded:/, 30_000);
     expect(output.text).not.toMatch(/FAILED/);
+    // The process's memory once the models are up (RSS, and PSS where Linux tells it).
+    await waitForText(proc, output, /memory: RSS \d+\.\d\d GiB(, PSS \d+\.\d\d GiB)? for 2 models/, 5_000);
     const failure = (what: string) => `${what}; serve output:\n${output.text}`;
 
     const v1 = await http(url, '/v1/models/bert:predict', {

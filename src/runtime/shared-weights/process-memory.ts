@@ -23,3 +23,12 @@ export function processMemory(): ProcessMemory {
 export function formatGiB(bytes: number): string {
   return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 }
+
+/**
+ * One line for `inferkit serve`'s start-up output: the process's RSS and PSS once its models are loaded.
+ * Several sessions of a model map one copy of its weights: PSS counts it once, RSS once per session.
+ */
+export function memoryLine(models: number, memory: ProcessMemory = processMemory()): string {
+  const pss = memory.pssBytes !== undefined ? `, PSS ${formatGiB(memory.pssBytes)}` : '';
+  return `memory: RSS ${formatGiB(memory.rssBytes)}${pss} for ${models} model${models === 1 ? '' : 's'} (each model's sessions map one copy of its weights: PSS counts it once, RSS once per session)`;
+}
