@@ -9,11 +9,14 @@
  * machine are marked busy.
  * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only]`.
  */
+import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InferenceService } from '../src/contract/inference-service.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
+import { mappedWeights } from '../src/runtime/shared-weights/mapped-weights.js';
+import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
@@ -91,6 +94,9 @@ interface TokenCell {
   perCall: number;
   /** Share of the c=32 cell's wall time the session replicas spent on runs (`inferkit_model_compute_seconds_total`). */
   busy: number;
+  /** The process's RSS and PSS growth from before the server started to the end of the c=32 cell (the served model's memory). */
+  rssBytes: number;
+  pssBytes: number;
 }
 
 /**
@@ -129,6 +135,7 @@ async function rawBatch1(session: OrtSession, feeds: readonly OrtFeeds[], budget
 }
 
 async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1): Promise<TokenCell> {
+  const memory0 = processMemory();
   const server = await serve([isvc], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
   try {
     const [state] = await server.loaded();
@@ -149,6 +156,7 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
     const elu0 = performance.eventLoopUtilization();
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
     const elu = performance.eventLoopUtilization(elu0);
+    const memory1 = processMemory();
     const calls1 = await modelMetrics(server.port, 'bert');
     return {
       rate: many.requests / many.seconds,
@@ -164,10 +172,18 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
       b1One,
       perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
       busy: sessionsBusy(calls0, calls1, many.seconds, (server.inference.models[0]?.replicaThreads ?? [cpus]).length),
+      rssBytes: memory1.rssBytes - memory0.rssBytes,
+      pssBytes: (memory1.pssBytes ?? Number.NaN) - (memory0.pssBytes ?? Number.NaN),
     };
   } finally {
     await server.close();
   }
+}
+
+/** `RSS / PSS GiB (RSS× / PSS× the weights)`; PSS `–` where the OS does not tell it. */
+function memoryCell(rss: number, pss: number, weights: number): string {
+  const gib = (n: number) => (n / 2 ** 30).toFixed(2);
+  return Number.isNaN(pss) ? `${gib(rss)} / – (${formatRatio(rss, weights)})` : `${gib(rss)} / ${gib(pss)} (${formatRatio(rss, weights)} / ${formatRatio(pss, weights)})`;
 }
 
 /** Runs the benchmark: one table per graph variant. */
@@ -189,6 +205,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
     for (const variant of ['fp32', 'int8'] as const) {
       const loadBefore = loadavg()[0];
       const file = join(dir, 'onnx', variant === 'int8' ? 'model_quantized.onnx' : 'model.onnx');
+      const weightBytes = mappedWeights(file)?.bytes ?? statSync(file).size;
       // Three in-process configurations, each fed the same 32-text mix the server gets, sorted by length
       // and cut into batches of 1, 8 or 32 (the least padding any batching of these texts can have):
       // one session with every thread, spinning off and on; and one 1-thread session per CPU, each in
@@ -293,6 +310,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           formatNumber(p50),
           `${formatNumber(b1All)} / ${Number.isNaN(b1One) ? '–' : formatNumber(b1One)}`,
           formatNumber(overB1),
+          memoryCell(mean((c) => c.rssBytes), mean((c) => c.pssBytes), weightBytes),
         ]);
       });
       const loadAfter = loadavg()[0];
@@ -300,7 +318,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'replicas busy (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'replicas busy (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory: RSS / PSS growth GiB (× weights)'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
@@ -308,6 +326,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts: one socket per client writing pre-built requests and reading only the status and framing of each answer, as wrk does, so it takes as little of the machine as it can). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching); replicas busy = the wall time the sessions' worker threads spent on runs (/metrics inferkit_model_compute_seconds_total) / (wall × replicas): what is left is replicas waiting for their next run, not CPU they lacked (a preempted run counts as busy). /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on the replicas the server plans (${split.join(' + ')} threads), fed one overlapping call per replica, together holding the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
+          `Model memory: the growth of this process's RSS and PSS (/proc/self/smaps_rollup) from before the server started to the end of its c=32 cell, averaged over passes, against the graph's weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB). A model's sessions map one copy of its weights (src/runtime/shared-weights/): PSS counts it once, RSS once per session that mapped it. Memory a closed server freed but the allocator kept can make a later pass's growth read low.`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
       });
