@@ -17,7 +17,7 @@ export interface RenderPngOptions {
   chromiumPath?: string;
   /** Path of `plotly.min.js`. @default resolved from `plotly.js-dist-min` under `process.cwd()` */
   plotlyPath?: string;
-  /** Limit for launching Chromium and drawing, in ms. @default 30000 */
+  /** Limit for each step (launching Chromium, loading plotly into a page, drawing), in ms; loading plotly took 37 s on a busy 2-core box. @default 120000 */
   timeoutMs?: number;
   /**
    * The Chromium is shared by every render in the process; it closes after this many ms without renders
@@ -46,11 +46,13 @@ export async function renderPng(fig: PlotlyFigure, options: RenderPngOptions = {
   const plotlyPath = options.plotlyPath ?? plotlyBundlePath();
   const width = options.width ?? 900;
   const height = options.height ?? (typeof fig.layout.height === 'number' ? fig.layout.height : 450);
-  const timeout = options.timeoutMs ?? 30_000;
+  // Generous: every step is local CPU work whose time follows the machine's load. At 30 s, headless notebook runs
+  // failed at load 24-30 on 2 cores: page.goto of the 4.8 MB plotly bundle took 17 s at load 15, 37 s on one core.
+  const timeout = options.timeoutMs ?? 120_000;
   const lease = { chromiumPath: executablePath, timeoutMs: timeout, idleMs: options.idleMs };
   return withBrowser(lease, async (browser) => {
     const page = await takePlotlyPage(browser, plotlyPath, timeout).catch((e: unknown) => {
-      throw new InferkitError('internal', `Chromium could not load plotly from ${plotlyPath}: ${firstLine(e)}`, { cause: e });
+      throw new InferkitError('internal', `Chromium could not load plotly from ${plotlyPath}: ${firstLine(e)}${timeoutHint(e, timeout)}`, { cause: e });
     });
     let reusable = false;
     try {
@@ -71,7 +73,7 @@ export async function renderPng(fig: PlotlyFigure, options: RenderPngOptions = {
       const base64 = url.slice(url.indexOf(',') + 1);
       return new Uint8Array(Buffer.from(base64, 'base64'));
     } catch (e) {
-      throw new InferkitError('internal', `rendering the figure failed: ${firstLine(e)}`, { cause: e });
+      throw new InferkitError('internal', `rendering the figure failed: ${firstLine(e)}${timeoutHint(e, timeout)}`, { cause: e });
     } finally {
       if (reusable) {
         await parkPage(browser, plotlyPath, page);
@@ -80,6 +82,11 @@ export async function renderPng(fig: PlotlyFigure, options: RenderPngOptions = {
       }
     }
   });
+}
+
+/** A playwright timeout on a busy machine: say which option gives it more time. */
+function timeoutHint(e: unknown, timeoutMs: number): string {
+  return e instanceof Error && e.name === 'TimeoutError' ? ` (a busy machine is slower: pass timeoutMs above ${timeoutMs})` : '';
 }
 
 function firstLine(e: unknown): string {
