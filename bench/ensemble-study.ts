@@ -58,33 +58,39 @@ function variant(members: ForecastModel[], how: QuantileCombination): ForecastMo
  * Mixture with weights from a hold-out: each member also forecasts from `horizon` steps before the
  * end; weight ∝ 1 / its MAE there (`power` sharpens it; Infinity = the best member alone).
  */
-function weighted(members: ForecastModel[], power: number, how: 'mixture' | 'mean' = 'mixture'): ForecastModel {
+function weighted(members: ForecastModel[], power: number, how: 'mixture' | 'mean' = 'mixture', origins = 1): ForecastModel {
   return {
-    name: `${members.map((m) => LETTER[m.name]).join('')} ${how} 1/MAE^${power}`,
+    name: `${members.map((m) => LETTER[m.name]).join('')} ${how} 1/MAE^${power}${origins > 1 ? ` (${origins} origins)` : ''}`,
     nativeHorizon: Number.POSITIVE_INFINITY,
     quantiles: BASELINE_LEVELS,
     predict: async (batch, horizon, opts = {}): Promise<ModelForecast> => {
       const runs = await Promise.all(members.map((m) => m.predict(batch, horizon, opts)));
-      const ok = batch.map((s) => s.length - horizon >= 2 * horizon);
-      const heads = batch.map((s, i) => (ok[i] ? s.subarray(0, s.length - horizon) : s));
-      const val = await Promise.all(members.map((m) => m.predict(heads, horizon, opts)));
-      return {
-        levels: BASELINE_LEVELS,
-        values: batch.map((s, i) => {
-          const mae = val.map((r) => {
+      const ok = batch.map((s) => s.length - origins * horizon >= 2 * horizon);
+      const mae = batch.map(() => members.map(() => 0));
+      for (let j = 1; j <= origins; j++) {
+        const heads = batch.map((s, i) => (ok[i] ? s.subarray(0, s.length - j * horizon) : s));
+        const val = await Promise.all(members.map((m) => m.predict(heads, horizon, opts)));
+        batch.forEach((s, i) =>
+          val.forEach((r, k) => {
             let a = 0;
             let n = 0;
             for (let h = 0; h < horizon; h++) {
-              const y = s[s.length - horizon + h];
+              const y = s[s.length - j * horizon + h];
               if (!Number.isNaN(y)) {
                 a += Math.abs(y - r.values[i][7 * horizon + h]);
                 n++;
               }
             }
-            return n > 0 ? a / n : Number.NaN;
-          });
-          const best = Math.min(...mae);
-          const w = !ok[i] || !mae.every(Number.isFinite) ? undefined : power === Number.POSITIVE_INFINITY ? mae.map((e) => (e === best ? 1 : 0)) : mae.map((e) => 1 / Math.max(e, 1e-9 * (1 + best)) ** power);
+            mae[i][k] += n > 0 ? a / n / origins : Number.NaN;
+          }),
+        );
+      }
+      return {
+        levels: BASELINE_LEVELS,
+        values: batch.map((_, i) => {
+          const e = mae[i];
+          const best = Math.min(...e);
+          const w = !ok[i] || !e.every(Number.isFinite) ? undefined : power === Number.POSITIVE_INFINITY ? e.map((x) => (x === best ? 1 : 0)) : e.map((x) => 1 / Math.max(x, 1e-9 * (1 + best)) ** power);
           return combineQuantiles(runs.map((r) => r.values[i]), BASELINE_LEVELS, horizon, how, w);
         }),
       };
@@ -105,7 +111,7 @@ export async function runEnsembleStudy(options: { root?: string; folds?: number 
   }
   const [E, A, T, M, S] = [autoEts(), autoArima(), theta(), mstl(), seasonalNaive()].map(memo);
   const sets = [[E, A, T], [E, A, T, M], [E, A, M], [E, A], [E, T], [A, T], [E, A, T, M, S]];
-  const models: ForecastModel[] = [E, A, T, M, S, weighted([E, A, T], 1), weighted([E, A, T], 2), weighted([E, A, T], Number.POSITIVE_INFINITY), weighted([E, A, T, M], 1), weighted([E, A, T], 2, 'mean'), weighted([E, A], 2), weighted([E, A, T, M], 2), ...sets.flatMap((set) => (['mean', 'median', 'mixture'] as const).filter((how) => set.length > 2 || how !== 'median').map((how) => variant(set, how)))];
+  const models: ForecastModel[] = [E, A, T, M, S, weighted([E, A, T], 1), weighted([E, A, T], 2), weighted([E, A, T], Number.POSITIVE_INFINITY), weighted([E, A, T, M], 1), weighted([E, A, T], 2, 'mean'), weighted([E, A], 2), weighted([E, A, T, M], 2), weighted([E, A, T], 2, 'mixture', 2), weighted([E, A, T], 1, 'mixture', 2), ...sets.flatMap((set) => (['mean', 'median', 'mixture'] as const).filter((how) => set.length > 2 || how !== 'median').map((how) => variant(set, how)))];
   const rows: Row[] = [];
   for (const [group, series] of groups) {
     const horizon = HORIZON[series[0].frequency] ?? 12;
