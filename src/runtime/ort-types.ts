@@ -71,8 +71,8 @@ export interface SessionOptions {
   /**
    * With `worker`, this many copies of the session, each in its own worker thread with
    * `intraOpThreads` threads: runs go to an idle copy, so batches run side by side (see
-   * `WorkerSessionPool`). More throughput per core than one session with more threads, for one
-   * copy of the weights per replica and a slower batch-1 run.
+   * `WorkerSessionPool`). More throughput per core than one session with more threads, for a
+   * slower batch-1 run; the replicas of a float graph share one copy of its weights (memory-mapped).
    * @default 1
    */
   replicas?: number;
@@ -81,7 +81,7 @@ export interface SessionOptions {
   /**
    * With several replicas, one more session with this many threads that takes a run only when every
    * replica is idle and nothing else waits: a lone request runs at the speed of one many-thread
-   * session, a loaded pool on the replicas alone. One more copy of the weights. @default none
+   * session, a loaded pool on the replicas alone. @default none
    */
   latencyThreads?: number;
   /**

@@ -16,12 +16,13 @@ interface QueuedRun {
  * served) for the first replica that frees up. Replicas with one intra-op thread each run batches side
  * by side with no synchronisation between threads: on BERT-base int8 two 1-thread replicas did 1.3×
  * the sentences/s of one 2-thread session with spinning on, 1.65× with it off (bench/RESULTS.md). The
- * price is memory (one copy of the weights per replica) and batch-1 latency (one run uses one
- * replica's threads). A crashed replica restarts on its next run like a {@link WorkerSession}.
+ * price is batch-1 latency (one run uses one replica's threads); float weights are not copied per
+ * replica: the sessions map one copy (src/runtime/shared-weights/; int8 graphs still hold one per
+ * session). A crashed replica restarts on its next run like a {@link WorkerSession}.
  *
  * An optional latency session (`latencyThreads`, more threads than a replica) takes a run only when
  * every replica is idle and nothing else waits: a lone request gets the speed of one session with
- * all threads, a loaded pool runs on the replicas alone (one more copy of the weights).
+ * all threads, a loaded pool runs on the replicas alone.
  */
 export class WorkerSessionPool implements OrtSession {
   inputNames: readonly string[] = [];
