@@ -1,7 +1,10 @@
 import type { Chronos2Config } from '../../../checkpoint/families/chronos-2/config.js';
-import { InferkitError } from '../../../errors.js';
-import { createSession, float32Tensor, int64Tensor, withMachineThreads, type OrtSession, type SessionOptions } from '../../ort.js';
+import { float32Tensor, int64Tensor, type OrtSession, type SessionOptions } from '../../ort.js';
 import type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from '../forecast-model.js';
+import { ascendingLevels, positiveInteger } from '../session-model/config-checks.js';
+import { openForecastSession } from '../session-model/open-forecast-session.js';
+import { runOnSession } from '../session-model/run-on-session.js';
+import { sessionForecastModel } from '../session-model/session-forecast-model.js';
 import { predictBatch, type PipelineRow, type PipelineSpec, type RunChronos2 } from './pipeline.js';
 
 /** The pipeline's `unrolled_quantiles`: paths appended to the context beyond the first call. */
@@ -43,94 +46,74 @@ export interface Chronos2Model extends ForecastModel {
  * `config.quantiles`; no own mean (the protocol reports the raw 0.5 level, as the pipeline's `mean`).
  */
 export async function createChronos2(graphPath: string, cfg: Chronos2Config, options: Chronos2Options & { name: string }): Promise<Chronos2Model> {
-  const batchSize = positive(options.batchSize ?? 256, 'batchSize');
-  const runRows = positive(options.runRows ?? 256, 'runRows');
-  const levels = [...cfg.quantiles];
-  if (levels.some((q, i) => i > 0 && q <= levels[i - 1])) {
-    throw new InferkitError('model_load_failed', `config.json quantiles must be ascending, got [${levels.join(', ')}]`, { param: 'chronos_config.quantiles' });
-  }
-  const session = await createSession(graphPath, withMachineThreads(options.session));
-  const missing = ['context', 'group_ids', 'future_covariates'].filter((n) => !session.inputNames.includes(n));
-  if (missing.length > 0 || !session.outputNames.includes('quantile_preds')) {
-    await session.release();
-    throw new InferkitError('model_load_failed', `not a Chronos-2 graph built by inferkit: missing ${[...missing, 'quantile_preds'].join(', ')}`);
-  }
-  let live: OrtSession | undefined = session;
+  const batchSize = positiveInteger(options.batchSize ?? 256, 'batchSize');
+  const runRows = positiveInteger(options.runRows ?? 256, 'runRows');
+  const levels = ascendingLevels(cfg.quantiles, 'config.json quantiles', 'chronos_config.quantiles');
+  const session = await openForecastSession(graphPath, options.session, {
+    family: 'Chronos-2',
+    inputs: ['context', 'group_ids', 'future_covariates'],
+    outputs: ['quantile_preds'],
+    mismatch: (missing) => `not a Chronos-2 graph built by inferkit: missing ${missing.join(', ')}`,
+  });
   const spec: PipelineSpec = { contextLength: cfg.contextLength, patchSize: cfg.patchSize, maxOutputPatches: cfg.maxOutputPatches, quantiles: levels, unrolled: UNROLLED_QUANTILES };
   const Q = levels.length;
 
   const runOn = (s: OrtSession, signal?: AbortSignal): RunChronos2 => async ({ context, width, groups, future, futureWidth, tasks }) => {
     const out = new Float32Array(groups.length * Q * futureWidth);
-    for (const [a, b] of pieces(tasks, runRows)) {
-      signal?.throwIfAborted();
-      const rows = b - a;
-      const res = await s.run({
-        context: float32Tensor(context.slice(a * width, b * width), [rows, width]),
-        group_ids: int64Tensor(BigInt64Array.from(groups.slice(a, b), (g) => BigInt(g)), [rows]),
-        future_covariates: float32Tensor(future.slice(a * futureWidth, b * futureWidth), [rows, futureWidth]),
-      });
-      out.set(res.quantile_preds.data as Float32Array, a * Q * futureWidth);
-    }
+    await runOnSession(
+      s,
+      pieces(tasks, runRows),
+      async ([a, b]) => {
+        const rows = b - a;
+        const res = await s.run({
+          context: float32Tensor(context.slice(a * width, b * width), [rows, width]),
+          group_ids: int64Tensor(BigInt64Array.from(groups.slice(a, b), (g) => BigInt(g)), [rows]),
+          future_covariates: float32Tensor(future.slice(a * futureWidth, b * futureWidth), [rows, futureWidth]),
+        });
+        return res.quantile_preds.data as Float32Array;
+      },
+      ([a], preds) => out.set(preds, a * Q * futureWidth),
+      signal,
+    );
     return out;
   };
 
-  const model: Chronos2Model = {
+  const predictTasks = async (current: OrtSession, tasks: readonly ForecastTask[], horizon: number, opts: Chronos2PredictOptions): Promise<ModelForecast> => {
+    const C = Math.min(opts.contextLength ?? options.contextLength ?? cfg.contextLength, cfg.contextLength);
+    const cross = opts.crossLearning ?? options.crossLearning ?? false;
+    const values: Float32Array[] = [];
+    for (const batch of batches(tasks, batchSize)) {
+      const rows: PipelineRow[] = [];
+      const targets: number[] = [];
+      batch.forEach((task, g) => {
+        const group = cross ? 0 : g;
+        const add = (x: Float32Array, future?: Float32Array): void => {
+          rows.push({ context: x.subarray(Math.max(0, x.length - C)), group, task: cross ? 0 : g, ...(future ? { future } : {}) });
+        };
+        task.targets.forEach((x) => {
+          targets.push(rows.length);
+          add(x);
+        });
+        task.pastCovariates.forEach((x) => add(x));
+        task.futureCovariates.forEach((c) => add(c.history, c.future));
+      });
+      const out = await predictBatch(runOn(current, opts.signal), spec, rows, horizon);
+      values.push(...targets.map((r) => out[r]));
+    }
+    return { levels, values };
+  };
+
+  return sessionForecastModel<Chronos2PredictOptions>(session, {
     name: options.name,
     nativeHorizon: cfg.maxOutputPatches * cfg.patchSize,
     quantiles: levels,
     patchSize: cfg.patchSize,
     contextLength: cfg.contextLength,
-    get busyMs(): number | undefined {
-      return live?.busyMs;
-    },
-    async predictTasks(tasks, horizon, opts = {}) {
-      const current = live;
-      if (!current) {
-        throw new InferkitError('model_not_ready', `model "${options.name}" was disposed`);
-      }
-      if (!Number.isInteger(horizon) || horizon < 1) {
-        throw new InferkitError('invalid_request', `horizon ${horizon} must be a positive integer`, { param: 'options.horizon' });
-      }
-      const C = Math.min(opts.contextLength ?? options.contextLength ?? cfg.contextLength, cfg.contextLength);
-      const cross = opts.crossLearning ?? options.crossLearning ?? false;
-      const values: Float32Array[] = [];
-      for (const batch of batches(tasks, batchSize)) {
-        const rows: PipelineRow[] = [];
-        const targets: number[] = [];
-        batch.forEach((task, g) => {
-          const group = cross ? 0 : g;
-          const add = (x: Float32Array, future?: Float32Array): void => {
-            rows.push({ context: x.subarray(Math.max(0, x.length - C)), group, task: cross ? 0 : g, ...(future ? { future } : {}) });
-          };
-          task.targets.forEach((x) => {
-            targets.push(rows.length);
-            add(x);
-          });
-          task.pastCovariates.forEach((x) => add(x));
-          task.futureCovariates.forEach((c) => add(c.history, c.future));
-        });
-        const out = await predictBatch(runOn(current, opts.signal), spec, rows, horizon);
-        values.push(...targets.map((r) => out[r]));
-      }
-      return { levels, values };
-    },
-    predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}) {
-      return model.predictTasks(batch.map((x) => ({ targets: [x], pastCovariates: [], futureCovariates: [] })), horizon, opts);
-    },
-    async dispose(): Promise<void> {
-      const s = live;
-      live = undefined;
-      await s?.release();
-    },
-  };
-  return model;
-}
-
-function positive(n: number, param: string): number {
-  if (!Number.isInteger(n) || n < 1) {
-    throw new InferkitError('config', `${param} must be a positive integer, got ${n}`, { param });
-  }
-  return n;
+    // Reports no idle replicas (as before the shared scaffolding): a server runs its merged calls one after another.
+    spareRuns: false,
+    predictTasks,
+    predict: (current, batch, horizon, opts) => predictTasks(current, batch.map((x) => ({ targets: [x], pastCovariates: [], futureCovariates: [] })), horizon, opts),
+  });
 }
 
 /** The pipeline's batches: tasks are added while the batch has fewer than `size` rows. */

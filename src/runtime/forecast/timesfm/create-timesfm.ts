@@ -1,7 +1,10 @@
 import type { TimesFm20Config, TimesFm25Config } from '../../../checkpoint/families/timesfm/config.js';
 import { InferkitError } from '../../../errors.js';
-import { createSession, withMachineThreads, type OrtSession, type SessionOptions } from '../../ort.js';
-import type { ForecastModel, ModelForecast, PredictOptions } from '../forecast-model.js';
+import type { SessionOptions } from '../../ort.js';
+import type { ForecastModel, PredictOptions } from '../forecast-model.js';
+import { ascendingLevels, positiveInteger } from '../session-model/config-checks.js';
+import { openForecastSession } from '../session-model/open-forecast-session.js';
+import { sessionForecastModel } from '../session-model/session-forecast-model.js';
 import { timesFmFrequencyIndex } from './frequency-index.js';
 import { globalScale, observed, prepare20, prepare25, type PreparedRow } from './prepare-series.js';
 import { runRows } from './run-rows.js';
@@ -150,45 +153,26 @@ interface ModelSpec {
 
 async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<ForecastModel> {
   const { family, options } = spec;
-  const levels = [...spec.quantiles];
-  if (levels.some((q, i) => i > 0 && q <= levels[i - 1])) {
-    throw new InferkitError('model_load_failed', `config.json quantiles must be ascending, got [${levels.join(', ')}]`, { param: 'quantiles' });
-  }
-  const batchSize = options.batchSize ?? 32;
-  if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new InferkitError('config', `batchSize must be a positive integer, got ${batchSize}`, { param: 'batchSize' });
-  }
-  const session = await createSession(graphPath, withMachineThreads(options.session));
-  const missing = ['patches', 'padding'].filter((n) => !session.inputNames.includes(n)).concat(family.outputs.filter((n) => !session.outputNames.includes(n)));
-  if (missing.length > 0) {
-    await session.release();
-    throw new InferkitError('model_load_failed', `not a TimesFM graph built by inferkit: missing ${missing.join(', ')}`);
-  }
-  let live: OrtSession | undefined = session;
+  const levels = ascendingLevels(spec.quantiles, 'config.json quantiles', 'quantiles');
+  const batchSize = positiveInteger(options.batchSize ?? 32, 'batchSize');
+  const session = await openForecastSession(graphPath, options.session, {
+    family: 'TimesFM',
+    inputs: ['patches', 'padding'],
+    outputs: family.outputs,
+    mismatch: (missing) => `not a TimesFM graph built by inferkit: missing ${missing.join(', ')}`,
+  });
   const H = spec.horizon_length;
   const Q = levels.length;
-  return {
+  return sessionForecastModel(session, {
     name: options.name,
     nativeHorizon: H,
     quantiles: levels,
     patchSize: spec.patch_length,
     contextLength: spec.context_length,
     rollout: 'median',
-    // Idle replicas (0 once disposed); undefined for a session that cannot tell.
-    get spareRuns(): number | undefined {
-      return live ? live.idleRuns : 0;
-    },
-    get busyMs(): number | undefined {
-      return live?.busyMs;
-    },
-    async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
-      const current = live;
-      if (!current) {
-        throw new InferkitError('model_not_ready', `model "${options.name}" was disposed`);
-      }
-      if (!Number.isInteger(horizon) || horizon < 1 || horizon > H) {
-        throw new InferkitError('invalid_request', `horizon ${horizon} is outside 1..${H} (the model's horizon_length)`, { param: 'options.horizon' });
-      }
+    horizonField: 'horizon_length',
+    spareRuns: true,
+    async predict(current, batch, horizon, opts) {
       const series = batch.map((s, i) => {
         const x = observed(s, spec.context_length);
         if (x.length === 0) {
@@ -211,10 +195,5 @@ async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<Forecas
       const decoded = series.map((_, i) => family.decode(i, rows, out, horizon, series));
       return { levels, values: decoded.map((d) => d.values), mean: decoded.map((d) => d.mean) };
     },
-    async dispose(): Promise<void> {
-      const s = live;
-      live = undefined;
-      await s?.release();
-    },
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import { InferkitError } from '../../../errors.js';
 import { float32Tensor, int64Tensor, type OrtSession } from '../../ort.js';
-import { runAhead } from '../../run-ahead.js';
+import { replicaRuns, runOnSession } from '../session-model/run-on-session.js';
 import type { PreparedRow } from './prepare-series.js';
 
 /** Options of {@link runRows}. */
@@ -26,16 +26,16 @@ export interface RunRowsOptions {
 export async function runRows(session: OrtSession, rows: readonly PreparedRow[], options: RunRowsOptions): Promise<Record<string, Float32Array[]>> {
   const order = rows.map((_, i) => i).sort((a, b) => rows[a].time - rows[b].time || a - b);
   // Session replicas: at least one run per idle replica (per replica when none is idle), so a call runs side by side.
-  const parallel = session.parallelRuns ?? 1;
-  const size = parallel > 1 ? Math.max(1, Math.min(options.batchSize, Math.ceil(rows.length / (session.idleRuns || parallel)))) : options.batchSize;
+  const replicas = replicaRuns(session);
+  const size = replicas === undefined ? options.batchSize : Math.max(1, Math.min(options.batchSize, Math.ceil(rows.length / replicas)));
   const runs: number[][] = [];
   for (let at = 0; at < order.length; at += size) {
     runs.push(order.slice(at, at + size));
   }
   const result: Record<string, Float32Array[]> = Object.fromEntries(options.outputs.map((o) => [o, new Array<Float32Array>(rows.length)]));
-  await runAhead(
+  await runOnSession(
+    session,
     runs,
-    (session.parallelRuns ?? 1) + 1,
     (run) => runOnce(session, rows, run, options),
     (run, out) => {
       for (const name of options.outputs) {
@@ -44,7 +44,7 @@ export async function runRows(session: OrtSession, rows: readonly PreparedRow[],
         });
       }
     },
-    () => options.signal?.throwIfAborted(),
+    options.signal,
   );
   return result;
 }
