@@ -10,7 +10,8 @@
  * Needs `npm run build`. Alone: `npx tsx bench/cli-startup.ts [--quick] [--rounds N]`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median, minMax } from './lib/stats.js';
@@ -33,9 +34,9 @@ const CONTENDERS: Contender[] = [
 ];
 
 /** One command line's user + system CPU seconds and wall seconds, measured by bash's `time` around it. */
-function timeOnce(args: readonly string[]): { cpu: number; wall: number } {
+function timeOnce(cwd: string, args: readonly string[]): { cpu: number; wall: number } {
   const script = 'TIMEFORMAT="%3R %3U %3S"; time "$@" >/dev/null';
-  const r = spawnSync('bash', ['-c', script, 'bash', process.execPath, ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', script, 'bash', process.execPath, ...args], { cwd, encoding: 'utf8' });
   const m = /(\d+\.\d+) (\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.stderr);
   if (r.status !== 0 || m === null) {
     throw new Error(`${args.join(' ')} failed (exit ${String(r.status)}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`);
@@ -50,15 +51,29 @@ export async function runCliStartupBench(options: { quick?: boolean; rounds?: nu
       throw new Error(`${file} is missing: run npm run build first`);
     }
   }
+  // A copy of the package (dist/, bin/, package.json, the manifest; node_modules linked): a build or `npm pack`
+  // elsewhere in the checkout (prepack empties dist/) cannot pull files from under the runs.
+  const pkg = mkdtempSync(join(tmpdir(), 'inferkit-cli-startup-'));
   const rounds = options.rounds ?? (options.quick ? 5 : 15);
   const runs = CONTENDERS.map(() => ({ cpu: [] as number[], wall: [] as number[] }));
-  CONTENDERS.forEach((c) => timeOnce(c.args)); // warm the file cache
-  for (let round = 0; round < rounds; round++) {
-    CONTENDERS.forEach((c, i) => {
-      const t = timeOnce(c.args);
-      runs[i].cpu.push(t.cpu);
-      runs[i].wall.push(t.wall);
-    });
+  try {
+    cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, preserveTimestamps: true });
+    mkdirSync(join(pkg, 'examples'));
+    mkdirSync(join(pkg, 'bin'));
+    for (const file of ['package.json', 'bin/inferkit.js', MANIFEST]) {
+      cpSync(join(ROOT, file), join(pkg, file), { preserveTimestamps: true });
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+    CONTENDERS.forEach((c) => timeOnce(pkg, c.args)); // warm the file cache
+    for (let round = 0; round < rounds; round++) {
+      CONTENDERS.forEach((c, i) => {
+        const t = timeOnce(pkg, c.args);
+        runs[i].cpu.push(t.cpu);
+        runs[i].wall.push(t.wall);
+      });
+    }
+  } finally {
+    rmSync(pkg, { recursive: true, force: true });
   }
   const spread = (v: number[]) => {
     const { min, max } = minMax(v);

@@ -79,6 +79,13 @@ const BENCHES: BenchEntry[] = [
     adapter: { calls: (o) => [{ quick: o.quick }], render: (v) => [v] },
   },
   {
+    name: 'cli-startup',
+    title: 'CLI start-up: whole-process CPU of `inferkit --version` and `inferkit validate` (target ≤ 0.25 s)',
+    file: 'cli-startup',
+    exports: ['runCliStartupBench'],
+    adapter: { calls: (o) => [{ quick: o.quick }] },
+  },
+  {
     name: 'timesfm',
     title: 'TimesFM 2.0 and 2.5 built from safetensors (scaled: real width, 4 layers, context 512): build time, series/s at batch 32 vs the limit, short series vs context padding',
     file: 'timesfm',
