@@ -1,10 +1,13 @@
 import type { ForecastRollout } from '../../contract/forecast.js';
-import { InferkitError } from '../../errors.js';
-import { createSession, float32Tensor, withMachineThreads, type OrtFeeds, type OrtSession, type SessionOptions } from '../ort.js';
+import { float32Tensor, type OrtFeeds, type SessionOptions } from '../ort.js';
 import type { ChronosConfig } from './chronos-config.js';
 import { paddedLength, planContextChunks } from './context-batch.js';
-import type { ForecastModel, ModelForecast, PredictOptions } from './forecast-model.js';
+import type { ForecastModel } from './forecast-model.js';
 import { runContextChunks } from './run-context-chunks.js';
+import { ascendingLevels } from './session-model/config-checks.js';
+import { openForecastSession } from './session-model/open-forecast-session.js';
+import { replicaRuns } from './session-model/run-on-session.js';
+import { sessionForecastModel } from './session-model/session-forecast-model.js';
 
 /** Options of {@link createChronosBolt} (and of `loadChronosBolt`). */
 export interface ChronosBoltOptions {
@@ -44,62 +47,38 @@ export async function createChronosBolt(
   config: ChronosConfig,
   options: ChronosBoltOptions & { name: string },
 ): Promise<ForecastModel> {
-  const session = await createSession(model, withMachineThreads(options.session));
-  if (!session.inputNames.includes('context') || !session.outputNames.includes('quantile_preds')) {
-    await session.release();
-    throw new InferkitError(
-      'model_load_failed',
-      `not a Chronos-Bolt ONNX graph: expected input "context" and output "quantile_preds", found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
-    );
-  }
-  const levels = [...config.quantiles];
-  if (levels.some((q, i) => i > 0 && q <= levels[i - 1])) {
-    await session.release();
-    throw new InferkitError('model_load_failed', `chronos_config.quantiles must be ascending, got [${levels.join(', ')}]`);
-  }
-  try {
-    // A replica pool keeps its latency session only where it beats a replica on a lone series.
-    await session.tuneLatency?.(() => latencyProbe(config));
-  } catch (cause) {
-    await session.release();
-    throw new InferkitError('model_load_failed', `Chronos-Bolt probe run failed: ${(cause as Error).message}`, { cause });
-  }
-  let live: OrtSession | undefined = session;
+  const levels = ascendingLevels(config.quantiles, 'chronos_config.quantiles');
+  const session = await openForecastSession(model, options.session, {
+    family: 'Chronos-Bolt',
+    inputs: ['context'],
+    outputs: ['quantile_preds'],
+    mismatch: (_, s) =>
+      `not a Chronos-Bolt ONNX graph: expected input "context" and output "quantile_preds", found inputs [${s.inputNames.join(', ')}] and outputs [${s.outputNames.join(', ')}]`,
+    latencyProbe: () => latencyProbe(config),
+  });
   const H = config.prediction_length;
-  return {
+  const Q = levels.length;
+  return sessionForecastModel(session, {
     name: options.name,
     nativeHorizon: H,
     quantiles: levels,
     patchSize: config.input_patch_size,
     contextLength: config.context_length,
     rollout: options.rollout ?? 'quantiles',
-    // Idle replicas (0 once disposed); undefined for a session that cannot tell.
-    get spareRuns(): number | undefined {
-      return live ? live.idleRuns : 0;
-    },
-    get busyMs(): number | undefined {
-      return live?.busyMs;
-    },
-    async predict(batch: readonly Float32Array[], horizon: number, opts: PredictOptions = {}): Promise<ModelForecast> {
-      const current = live;
-      if (!current) {
-        throw new InferkitError('model_not_ready', `model "${options.name}" was disposed`);
-      }
-      if (!Number.isInteger(horizon) || horizon < 1 || horizon > H) {
-        throw new InferkitError('invalid_request', `horizon ${horizon} is outside 1..${H} (the model's prediction_length)`, { param: 'options.horizon' });
-      }
+    horizonField: 'prediction_length',
+    spareRuns: true,
+    async predict(current, batch, horizon, opts) {
       const values: Float32Array[] = new Array<Float32Array>(batch.length);
       // Session replicas: the series are cut into one even chunk per idle replica (per replica when
       // none is idle), so a merged call runs side by side on them rather than on one.
-      const parallel = current.parallelRuns ?? 1;
+      const minChunks = replicaRuns(current);
       const chunks = planContextChunks(batch, {
         contextLength: config.context_length,
         patchSize: config.input_patch_size,
         batchSize: options.batchSize,
         groupByLength: options.groupByLength,
-        ...(parallel > 1 ? { minChunks: current.idleRuns || parallel } : {}),
+        ...(minChunks !== undefined ? { minChunks } : {}),
       });
-      const Q = levels.length;
       const run = { rowValues: Q * H, ...(opts.signal ? { signal: opts.signal } : {}), ...(options.onRun ? { onRun: options.onRun } : {}) };
       await runContextChunks(current, chunks, run, (chunk, out) => {
         chunk.indices.forEach((bi, row) => {
@@ -114,12 +93,7 @@ export async function createChronosBolt(
       });
       return { levels, values };
     },
-    async dispose(): Promise<void> {
-      const s = live;
-      live = undefined;
-      await s?.release();
-    },
-  };
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { InferkitError } from '../../errors.js';
 import { float32Tensor, type OrtSession } from '../ort.js';
-import { runAhead } from '../run-ahead.js';
 import type { ContextChunk } from './context-batch.js';
+import { runOnSession } from './session-model/run-on-session.js';
 
 /** How {@link runContextChunks} runs a Chronos-Bolt graph. */
 export interface ContextRunOptions {
@@ -21,15 +21,15 @@ export interface ContextRunOptions {
  * failure surfaces when its chunk's turn comes, after the runs already handed over have finished.
  */
 export async function runContextChunks(session: OrtSession, chunks: readonly ContextChunk[], options: ContextRunOptions, onChunk: (chunk: ContextChunk, out: Float32Array) => void): Promise<void> {
-  await runAhead(
+  await runOnSession(
+    session,
     chunks,
-    (session.parallelRuns ?? 1) + 1,
     (chunk) => {
       options.onRun?.(chunk.indices.length, chunk.time);
       return runChunk(session, chunk, options.rowValues);
     },
     onChunk,
-    () => options.signal?.throwIfAborted(),
+    options.signal,
   );
 }
 
