@@ -90,12 +90,11 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
     expect(outputs.errors).toEqual([]);
     const html = (cell: Cell): string => (cell.outputs ?? []).map((o) => joined(o.data?.['text/html'])).join('');
 
-    // A cell ending with an inferkit Frame: Deno's kernel calls its Symbol.for('Jupyter.display') (HTML and text table).
+    // displayFrame through Deno.jupyter.display: the HTML table.
     const [history, forecast, chart, onnx] = cells;
-    expect(history.outputs?.map((o) => o.output_type)).toEqual(['execute_result']);
+    expect(history.outputs?.map((o) => o.output_type)).toEqual(['display_data']);
     expect(html(history)).toMatch(/>AirPassengers<\/td><td[^>]*>1960-12-01T00:00:00Z<\/td><td[^>]*>432<\/td>/);
     expect(html(history)).toContain('3 rows × 3 columns');
-    expect(joined(history.outputs?.[0].data?.['text/plain'])).toContain('AirPassengers  1960-12-01T00:00:00Z    432');
 
     // statsforecast's wide frame of two models; seasonal naive repeats January 1960 (417) for January 1961.
     const table = html(forecast);
@@ -122,6 +121,31 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
     expect(html(onnx)).toContain('>chronos-bolt-tiny</th>');
     expect(html(onnx)).toContain('3 rows × 3 columns');
     expect(outputs.text).toContain('ONNX forecast: 12 rows, columns id, timestamp, chronos-bolt-tiny');
+  });
+
+  it("a cell ending with a Frame shows its table: Deno's kernel calls Symbol.for('Jupyter.display')", { timeout: 240_000 }, async () => {
+    const source = 'import { Frame } from "inferkit";\nFrame.fromRows([{ id: "a", y: 1.5 }, { id: "b", y: 2 }])';
+    await writeFile(
+      join(app, 'frame.ipynb'),
+      JSON.stringify({
+        cells: [{ cell_type: 'code', id: 'frame', execution_count: null, metadata: {}, outputs: [], source }],
+        metadata: { kernelspec: { display_name: 'Deno (inferkit)', language: 'typescript', name: KERNEL } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
+    // Deno 2.9's kernel may publish the cell's "idle" before its result (measured: 1 small result in 30 lost at
+    // load 19 on 2 cores); nbclient then drops the result. That is Deno's race, so a run without output is retried.
+    let outputs: Cell['outputs'] = [];
+    for (let attempt = 0; attempt < 3 && outputs?.length === 0; attempt++) {
+      [{ outputs }] = await execute('frame.ipynb', 'frame-run.ipynb');
+    }
+    expect(outputs?.map((o) => o.output_type)).toEqual(['execute_result']);
+    const data = outputs?.[0].data ?? {};
+    expect(Object.keys(data).sort()).toEqual(['text/html', 'text/plain']);
+    expect(joined(data['text/html'])).toMatch(/>b<\/td><td[^>]*>2<\/td>/);
+    expect(joined(data['text/html'])).toContain('2 rows × 2 columns');
+    expect(joined(data['text/plain'])).toContain('[2 rows × 2 columns]');
   });
 
   it('an ONNX session in a worker thread under Deno answers, and releasing it ends the worker without an uncaught error', { timeout: 120_000 }, async () => {
