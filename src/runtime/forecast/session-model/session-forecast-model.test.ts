@@ -85,7 +85,7 @@ describe('sessionForecastModel', () => {
     const seen: number[] = [];
     const tasks = sessionForecastModel(await openForecastSession(RULE, {}, GRAPH), {
       ...spec({ horizonField: 'prediction_length' }),
-      predictTasks: async (session, t: readonly ForecastTask[], horizon) => {
+      predictTasks: async (session: OrtSession, t: readonly ForecastTask[], horizon: number) => {
         seen.push(t.length);
         return rulePredict(session, t.flatMap((x) => x.targets), horizon, {});
       },
