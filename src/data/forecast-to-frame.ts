@@ -49,6 +49,22 @@ export function stepTimestamps(start: string | undefined, frequency: Frequency, 
   return Array.from({ length: n }, (_, i) => zoned(zonedWallToUtc(addSteps(wall, frequency, i), timeZone)));
 }
 
+/**
+ * Where a forecast's timestamps start: its `start_timestamp`, except in an answer without `time_zone` (KServe's
+ * runtime ignores the field and advances the history's first fixed offset: a daily Berlin series from October 1
+ * "continues" at 2024-11-01T00:00+02:00, a day still in the history) for a series whose zone is known: then the
+ * step after the series' last timestamp on that zone's calendar, as inferkit's server counts it.
+ */
+export function forecastStart(f: TimeSeriesForecast, input: SeriesInput | undefined, timeZone: string | undefined): string | undefined {
+  const answeredZone = (f as { time_zone?: unknown }).time_zone;
+  if (answeredZone !== undefined || timeZone === undefined || input?.start_timestamp === undefined || input.name !== f.name) {
+    return f.start_timestamp;
+  }
+  const n = columnsOf(input.series)[0]?.length ?? 0;
+  const next = stepTimestamps(input.start_timestamp, normalizeFrequency(f.frequency) ?? 'day', n + 1, 0, timeZone)[n];
+  return typeof next === 'string' ? next : f.start_timestamp;
+}
+
 /** The zone a series' timestamps are written in: the option, else the item's own `time_zone` field. */
 function zoneOf(item: Record<string, unknown> | undefined, option: string | undefined): string | undefined {
   return option ?? (typeof item?.time_zone === 'string' ? item.time_zone : undefined);
@@ -79,7 +95,7 @@ export function forecastsOf(source: ForecastResponse | readonly TimeSeriesForeca
  */
 export function forecastToRows(source: ForecastResponse | readonly TimeSeriesForecast[], options: ToFrameOptions = {}): Row[] {
   const declared = new Map((options.inputs ?? []).map((i) => [i.name, i.variables]));
-  const zones = new Map((options.inputs ?? []).map((i) => [i.name, i.time_zone]));
+  const byName = new Map((options.inputs ?? []).map((i) => [i.name, i]));
   const rows: Row[] = [];
   for (const f of forecastsOf(source)) {
     const means = columnsOf(f.mean_forecast);
@@ -87,8 +103,9 @@ export function forecastToRows(source: ForecastResponse | readonly TimeSeriesFor
     const vars = variableNames(means.length, declared.get(f.name) ?? f.variables);
     const levels = Object.keys(f.quantiles ?? {}).sort((a, b) => Number(a) - Number(b));
     const q = levels.map((l) => columnsOf((f.quantiles ?? {})[l]));
-    const zone = zoneOf(f, options.timeZone) ?? zones.get(f.name);
-    const stamps = stepTimestamps(f.start_timestamp, normalizeFrequency(f.frequency) ?? 'day', means[0]?.length ?? 0, 0, zone);
+    const zone = zoneOf(f, options.timeZone) ?? byName.get(f.name)?.time_zone;
+    const start = forecastStart(f, byName.get(f.name), zone);
+    const stamps = stepTimestamps(start, normalizeFrequency(f.frequency) ?? 'day', means[0]?.length ?? 0, 0, zone);
     means.forEach((mean, j) => {
       mean.forEach((m, i) => {
         const row: Row = { id: f.name };

@@ -4,7 +4,7 @@ import type { TimeSeries, TimeSeriesForecast } from '../contract/forecast.js';
 import type { SeriesInput } from './build-series.js';
 import type { BatchForecastResult, SeriesFailure } from './batch-result.js';
 import { rowsToFrame, type Row } from './columns.js';
-import { stepTimestamps } from './forecast-to-frame.js';
+import { forecastStart, stepTimestamps } from './forecast-to-frame.js';
 
 /** How to lay several models' forecasts out. */
 export interface ModelsFrameOptions {
@@ -73,7 +73,7 @@ export function modelsFrame(inputs: readonly SeriesInput[], results: Readonly<Re
     }
     const horizon = paths(first.mean_forecast)[0]?.length ?? 0;
     const zone = o.timeZone ?? input.time_zone;
-    const stamps = stepTimestamps(first.start_timestamp, normalizeFrequency(first.frequency) ?? 'day', horizon, 0, zone);
+    const stamps = stepTimestamps(forecastStart(first, input, zone), normalizeFrequency(first.frequency) ?? 'day', horizon, 0, zone);
     const width = paths(first.mean_forecast).length;
     const variables = input.variables ?? [];
     hasVariables ||= first.type === 'multivariate_time_series';
