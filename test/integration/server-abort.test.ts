@@ -16,8 +16,8 @@ beforeAll(async () => {
     maxWaitMs: 400,
     maxBatchSize: 64,
     waitWhenIdle: true,
-    // One replica: the token model is busy while its first run is held.
-    inference: { threads: 1 },
+    // One session in this thread (one run at a time): the token model is busy while its first run is held.
+    inference: { threads: 1, workerThreads: false },
   });
   await server.loaded();
 });
@@ -82,7 +82,7 @@ describe('a heavy request whose client leaves while its texts run', () => {
       port: 0,
       // 20,000 texts: far past the default per-request caps, which are not what this test is about.
       limits: { maxTextsPerRequest: 20_000, maxTokensPerRequest: 1_000_000 },
-      inference: { threads: 1 },
+      inference: { threads: 1, workerThreads: false },
       loaders: heavyHeld.loaders,
     });
     try {

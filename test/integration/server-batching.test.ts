@@ -42,7 +42,7 @@ let unbatched: RunningServer;
 beforeAll(async () => {
   dir = await nerFixtureDir();
   const manifests = [isvc('bert'), isvc('bert-v2', { modelName: 'bert2', v2: true })];
-  batched = await serve(manifests, { loaders: counting, port: 0, maxBatchSize: 32, inference: { threads: 1 } });
+  batched = await serve(manifests, { loaders: counting, port: 0, maxBatchSize: 32, inference: { threads: 1, workerThreads: false } });
   unbatched = await serve(manifests, { loaders: counting, port: 0, maxWaitMs: 0 });
   await Promise.all([batched.loaded(), unbatched.loaded()]);
 });
@@ -101,7 +101,7 @@ describe('serve: dynamic batching', () => {
 });
 
 describe('serve: one queue of texts per model, replicas take their next run from it', () => {
-  it('a lone request on an idle replica starts at once; with every replica busy, texts wait and the first replica to free takes a full run', async () => {
+  it('a lone request on an idle model starts at once; with every replica busy and one run ready, texts wait and the first replica to free takes a full run', async () => {
     const held = heldTokenLoaders(dir);
     const server = await serve([isvc('bert')], { loaders: held.loaders, port: 0, inference: { threads: 2, replicas: 2 } });
     try {
@@ -109,16 +109,18 @@ describe('serve: one queue of texts per model, replicas take their next run from
       const post = (t: string) => http(server.url, '/v1/models/bert:predict', { body: v1(t) });
       held.gate.held = true;
       const first = post('paris');
-      await until(() => held.runs.length === 1);
+      await until(() => held.runs.length === 1); // no wait for more texts
       const second = post('berlin');
-      await until(() => held.runs.length === 2); // the second replica was idle: no wait for more texts
+      await until(() => held.runs.length === 2); // the second replica
+      const third = post('maria');
+      await until(() => held.runs.length === 3); // one run more than replicas: it waits ready at the pool
       const queued = Array.from({ length: 10 }, (_, i) => post(text(i)));
-      await expect.poll(async () => (await http(server.url, '/metrics')).text).toMatch(/inferkit_requests_in_flight\{route="\/v1\/models\/:name"\} 12\b/);
-      expect(held.runs).toEqual([1, 1]); // both replicas busy: the 10 texts wait in the queue
+      await expect.poll(async () => (await http(server.url, '/metrics')).text).toMatch(/inferkit_requests_in_flight\{route="\/v1\/models\/:name"\} 13\b/);
+      expect(held.runs).toEqual([1, 1, 1]); // the 10 texts wait in the queue
       held.release();
-      const answers = await Promise.all([first, second, ...queued]);
+      const answers = await Promise.all([first, second, third, ...queued]);
       expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
-      expect(held.runs).toEqual([1, 1, 8, 2]);
+      expect(held.runs).toEqual([1, 1, 1, 8, 2]);
     } finally {
       held.release();
       await server.close();
