@@ -27,15 +27,16 @@ export interface InferenceOptions {
   replicas?: number;
   /**
    * With replicas of fewer threads than the model's share, one more session with all of them for
-   * lone requests (see `SessionOptions.latencyThreads`; one more copy of the weights). @default true
+   * lone requests (see `SessionOptions.latencyThreads`; it maps the replicas' copy of float weights). @default true
    */
   latencySession?: boolean;
 }
 
 /**
  * Most replicas the server gives a token-classification or Chronos-Bolt model unasked. Replicas with one thread
- * each beat one many-thread session on throughput (bench/RESULTS.md), at one copy of the weights
- * each; past four, threads are added to the replicas instead.
+ * each beat one many-thread session on throughput (bench/RESULTS.md); they share one copy of a float
+ * graph's weights (src/runtime/shared-weights/), an int8 graph's they copy. Past four, threads are added
+ * to the replicas instead.
  */
 export const MAX_DEFAULT_REPLICAS = 4;
 
