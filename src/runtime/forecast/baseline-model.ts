@@ -4,6 +4,8 @@ import { normalQuantile, seasonalPeriods, seasonFor } from './seasonality.js';
 
 /** Quantile levels every baseline answers natively (other levels are interpolated by the protocol). */
 export const BASELINE_LEVELS: readonly number[] = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99];
+/** Standard normal quantiles at {@link BASELINE_LEVELS}. */
+const Z = BASELINE_LEVELS.map(normalQuantile);
 
 /** Options shared by the baselines. */
 export interface BaselineOptions {
@@ -35,7 +37,6 @@ export type BaselineRule = (series: Float32Array, horizon: number, season: numbe
  */
 export function baselineModel(name: string, rule: BaselineRule, options: BaselineOptions, minCycles: number): ForecastModel {
   const levels = BASELINE_LEVELS;
-  const z = levels.map(normalQuantile);
   return {
     name: options.name ?? name,
     nativeHorizon: Number.POSITIVE_INFINITY,
@@ -49,20 +50,25 @@ export function baselineModel(name: string, rule: BaselineRule, options: Baselin
         const freq: Frequency | undefined = opts.frequencies?.[i];
         const season = seasonFor(freq, series.length, options.season, minCycles);
         const periods = options.season !== undefined ? [season] : seasonalPeriods(freq, series.length, minCycles);
-        const { point, sd, quantiles } = rule(series, horizon, season, periods);
-        const v = new Float32Array(levels.length * horizon);
-        for (let q = 0; q < levels.length; q++) {
-          for (let h = 0; h < horizon; h++) {
-            v[q * horizon + h] = quantiles !== undefined ? quantiles[q * horizon + h] : point[h] + z[q] * sd[h];
-          }
-        }
-        values.push(v);
-        mean.push(Float32Array.from(point));
+        const f = rule(series, horizon, season, periods);
+        values.push(baselineLevels(f, horizon));
+        mean.push(Float32Array.from(f.point));
       });
       return { levels, values, mean };
     },
     async dispose(): Promise<void> {},
   };
+}
+
+/** A rule's forecast level-major at {@link BASELINE_LEVELS} (`[levels × horizon]`): its own quantiles, else `point + z_q · sd`. */
+export function baselineLevels(f: PointAndSpread, horizon: number): Float32Array {
+  const v = new Float32Array(Z.length * horizon);
+  for (let q = 0; q < Z.length; q++) {
+    for (let h = 0; h < horizon; h++) {
+      v[q * horizon + h] = f.quantiles !== undefined ? f.quantiles[q * horizon + h] : f.point[h] + Z[q] * f.sd[h];
+    }
+  }
+  return v;
 }
 
 /** Index of the last non-NaN value, or -1. */

@@ -1,8 +1,8 @@
 import { InferkitError } from '../../../errors.js';
-import { baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
+import { baselineLevels, baselineModel, BASELINE_LEVELS, type BaselineOptions, type PointAndSpread } from '../baseline-model.js';
 import { fillMissing } from '../fill-missing.js';
 import type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from '../forecast-model.js';
-import { normalQuantile, seasonFor } from '../seasonality.js';
+import { seasonFor } from '../seasonality.js';
 import { calibrateArimaSpread } from './arima-calibration.js';
 import { arimaForecast } from './arima-forecast.js';
 import { selectArima, type SelectArimaOptions } from './select-arima.js';
@@ -70,7 +70,6 @@ export function autoArima(options: AutoArimaOptions = {}): ForecastModel {
  * Past-only covariates cannot be used by ARIMA (their future is unknown) and are left out.
  */
 function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: AutoArimaOptions, opts: PredictOptions = {}): ModelForecast {
-  const z = BASELINE_LEVELS.map(normalQuantile);
   const values: Float32Array[] = [];
   const mean: Float32Array[] = [];
   const taskWarnings: NonNullable<ModelForecast['taskWarnings']> = [];
@@ -89,13 +88,7 @@ function predictTasks(tasks: readonly ForecastTask[], horizon: number, options: 
       if (f.fallback !== undefined) {
         taskWarnings.push({ task: ti, code: 'model_fallback', message: `auto-arima fell back to the ${f.model} forecast: ${f.fallback}` });
       }
-      const v = new Float32Array(z.length * horizon);
-      z.forEach((zq, q) => {
-        for (let h = 0; h < horizon; h++) {
-          v[q * horizon + h] = f.point[h] + zq * f.sd[h];
-        }
-      });
-      values.push(v);
+      values.push(baselineLevels(f, horizon));
       mean.push(Float32Array.from(f.point));
     }
   }
