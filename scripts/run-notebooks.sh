@@ -9,6 +9,9 @@
 #   scripts/run-notebooks.sh                      # all notebooks
 #   scripts/run-notebooks.sh notebooks/03-*.ipynb # some
 # Env: NOTEBOOK_OUT, NOTEBOOK_TIMEOUT (seconds per cell, default 300), INFERKIT_PYTHON (default /usr/bin/python3).
+# Under load: `taskset -c 0 bash scripts/run-notebooks.sh …` gives the run (kernel, Chromium) one core, about what
+# double the load does on 2 cores, without loading the machine more; that is how the charts' 30 s plotly timeout was
+# found (issue 26: 04 and 05 failed 5 of 5 such runs, all 'page.goto: Timeout 30000ms exceeded'; 6 of 6 pass at 120 s).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 cd "$ROOT"
