@@ -38,6 +38,7 @@ describe('inferkit serve (child process)', () => {
     expect(output.text).not.toMatch(/FAILED/);
     // The process's memory once the models are up (RSS, and PSS where Linux tells it).
     await waitForText(proc, output, /memory: RSS \d+\.\d\d GiB(, PSS \d+\.\d\d GiB)? for 2 models/, 5_000);
+    expect(output.text).toContain("float weights shared by a model's sessions");
     const failure = (what: string) => `${what}; serve output:\n${output.text}`;
 
     const v1 = await http(url, '/v1/models/bert:predict', {
@@ -63,7 +64,7 @@ describe('inferkit serve (child process)', () => {
   }, 75_000);
 
   it('--api-key and --allowed-host reach the server: no key is a 401, the key passes, liveness stays open, a foreign Host is refused unless allowed', async () => {
-    const proc = spawn(TSX, [MAIN, 'serve', 'examples/forecast.yaml', '--port', '0', '--api-key', 'k-test-123', '--allowed-host', 'models.lan', '--max-json-depth', '8'], {
+    const proc = spawn(TSX, [MAIN, 'serve', 'examples/forecast.yaml', '--port', '0', '--api-key', 'k-test-123', '--allowed-host', 'models.lan', '--max-json-depth', '8', '--prepack'], {
       env: { ...process.env, INFERKIT_API_KEY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -72,6 +73,7 @@ describe('inferkit serve (child process)', () => {
     proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
     const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
     await waitForText(proc, output, /models loaded:/, 30_000);
+    expect(output.text).toContain('float weights prepacked by every session (--prepack)');
     const host = 'chronos-forecast.forecasting.example.com';
     const body = { model: 'chronos-bolt', inputs: [{ type: 'univariate_time_series', name: 's', series: [1, 2, 3, 1, 2, 3], frequency: 'D' }], options: { horizon: 2 } };
     const key = { authorization: 'Bearer k-test-123' };
