@@ -102,4 +102,64 @@ describe('Batcher: early answers and spare capacity', () => {
     gates.forEach((g) => g());
     expect(await Promise.all([first, ...small, fourth, q1, q2])).toEqual([[1, 2, 3, 4], [5], [6, 7], [8], [9], [10]]);
   });
+
+  it('readyAhead: with every replica busy, a full run of queued items is handed over ahead while no run waits; fewer wait, never on a timer', async () => {
+    let waitingRuns = 0;
+    const { calls, gates, run } = heldCalls();
+    // No replica idle after the first call; a run is 3 items.
+    const b = new Batcher(run, {
+      maxBatchSize: 32,
+      maxWaitMs: 5,
+      maxConcurrentCalls: 3,
+      hasSpareCapacity: () => calls.length === 0,
+      readyAhead: { minItems: 3, allowed: () => waitingRuns === 0 },
+    });
+    const first = b.submit([1]);
+    await tick();
+    const two = [b.submit([2]), b.submit([3])];
+    await new Promise((r) => setTimeout(r, 30));
+    // Two items, less than a run: they wait for a replica, past maxWaitMs (no timer starts a small run ahead).
+    expect(calls).toEqual([[1]]);
+    waitingRuns = 1;
+    const third = b.submit([4]);
+    await tick();
+    // A full run queued, but a run already waits for a replica: nothing more is handed over.
+    expect(calls).toEqual([[1]]);
+    waitingRuns = 0;
+    const fourth = b.submit([5]);
+    await tick();
+    expect(calls).toEqual([[1], [2, 3, 4, 5]]);
+    expect(b.decisions).toMatchObject({ idle: 1, ahead: 1 });
+    gates.forEach((g) => g());
+    expect(await Promise.all([first, ...two, third, fourth])).toEqual([[1], [2], [3], [4], [5]]);
+  });
+
+  it('readyAhead is checked again when the call would start: a run queued meanwhile holds it back; a replica freed meanwhile makes it an overlap call', async () => {
+    let waitingRuns = 0;
+    let spare = false;
+    const { calls, gates, run } = heldCalls();
+    const b = new Batcher(run, {
+      maxBatchSize: 32,
+      maxWaitMs: 5,
+      maxConcurrentCalls: 3,
+      hasSpareCapacity: () => calls.length === 0 || spare,
+      readyAhead: { minItems: 2, allowed: () => waitingRuns === 0 },
+    });
+    const first = b.submit([1]);
+    await tick();
+    // Two items make a run: the call is scheduled for the end of this turn, but a run is queued before it starts.
+    const pair = [b.submit([2]), b.submit([3])];
+    waitingRuns = 1;
+    await tick();
+    expect(calls).toEqual([[1]]);
+    // The same again, but a replica frees before it starts: it starts as an ordinary call beside the running one.
+    waitingRuns = 0;
+    const more = b.submit([4]);
+    spare = true;
+    await tick();
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+    expect(b.decisions).toMatchObject({ idle: 1, overlap: 1, ahead: 0 });
+    gates.forEach((g) => g());
+    expect(await Promise.all([first, ...pair, more])).toEqual([[1], [2], [3], [4]]);
+  });
 });

@@ -18,17 +18,13 @@ export interface TokenClassificationModel {
    * dynamic batching; when absent the server calls `predictor.predictV1` on the merged texts.
    */
   classIds?: (texts: string[], options?: TokenIdsOptions) => Promise<number[][]>;
-  /**
-   * Token ids per text (specials included, truncated). With `runClassIds`, the server queues requests'
-   * texts by token length and composes each run itself (see `RunQueue`); otherwise it runs `classIds`
-   * on each run's texts.
-   */
-  tokenIds?: (texts: string[]) => Promise<number[][]>;
-  /** Class ids per token of each sequence from `tokenIds` (none empty), in one run of at most `runItems`. */
-  runClassIds?: (sequences: number[][]) => Promise<number[][]>;
+  /** Model calls that could start at once (idle session replicas); lets the server start a second merged call only then. */
+  spareRuns?: () => number;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); reported in `/metrics`. */
   busyMs?: () => number | undefined;
-  /** Texts per ORT run at most (the classifier's `maxBatchSize`): the server's runs hold at most as many. */
+  /** Runs handed to the session that wait for a replica; with `spareRuns` and `runItems`, lets the server hand the next run over while every replica is busy. */
+  queuedRuns?: () => number;
+  /** Texts per ORT run at most (the classifier's `maxBatchSize`): the fewest queued texts worth a run handed over ahead. */
   runItems?: number;
   /**
    * True when V1 entries are not class ids (`--return_probabilities`, `--return_raw_logits`): V1

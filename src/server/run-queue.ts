@@ -44,6 +44,9 @@ interface Queued<I, O> {
  * item, so one bad input fails only its own request.
  *
  * `run(items)` must return one output per item, in order, independent of the other items of the run.
+ *
+ * Not wired into the server: tried for token classification in place of the merging `Batcher`
+ * (issue #25 item 5) it did not hold on both graphs (see src/server/README.md, "Run queue tried").
  */
 export class RunQueue<I, O> {
   readonly runSize: number;

@@ -42,11 +42,11 @@ export interface ServeOptions {
   host?: string;
   /** Domain of default service hosts `{name}.{namespace}.{domain}` (when a manifest has no status.url). @default 'example.com' */
   domain?: string;
-  /** Most series merged into one forecast call, and most texts per token-classification run (the classifier's run size, 8, applies below it); `0`/`1` disables batching. @default 32 */
+  /** Most texts (token classification) or series (forecast) merged into one model call; `0`/`1` disables batching. @default 32 */
   maxBatchSize?: number;
   /** `0` disables batching; otherwise an idle model starts at once and a busy one merges what queued (see `waitWhenIdle`). @default 2 */
   maxWaitMs?: number;
-  /** Forecasts: hold the first request of an idle model up to `maxWaitMs` for others to join (the old window: more merging, a latency tax). Token classification never waits: its run queue starts a lone request at once. @default false */
+  /** Hold the first request of an idle model up to `maxWaitMs` for others to join (the old window: more merging, a latency tax). @default false */
   waitWhenIdle?: boolean;
   /** Largest request body in bytes (413 above). @default 10 MiB */
   bodyLimit?: number;

@@ -92,40 +92,6 @@ export function fixtureLoaders(dir: string): ModelLoaders {
   };
 }
 
-/**
- * Fixture loaders (see {@link fixtureLoaders}) whose token runs are recorded (`runs`: texts per run)
- * and wait while `held` is true (`release()` lets them go): a busy model, so requests queue.
- */
-export function heldTokenLoaders(dir: string): { loaders: ModelLoaders; runs: number[]; gate: { held: boolean }; release: () => void } {
-  const runs: number[] = [];
-  const gate = { held: false };
-  let open = deferred();
-  const fixtures = fixtureLoaders(dir);
-  const loaders: ModelLoaders = {
-    ...fixtures,
-    token_classification: async ({ config }) => {
-      const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
-      const runClassIds = served.runClassIds as NonNullable<typeof served.runClassIds>;
-      return {
-        ...served,
-        runClassIds: async (sequences) => {
-          runs.push(sequences.length);
-          while (gate.held) {
-            await open.promise;
-          }
-          return runClassIds(sequences);
-        },
-      };
-    },
-  };
-  const release = (): void => {
-    gate.held = false;
-    open.resolve();
-    open = deferred();
-  };
-  return { loaders, runs, gate, release };
-}
-
 /** A promise with its resolve function, to hold a loader or a model call open. */
 export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
   let resolve!: (v: T) => void;

@@ -236,28 +236,6 @@ export class TokenClassifier implements Predictor {
     return this.#session?.busyMs;
   }
 
-  /**
-   * Token ids per text (specials included, cut at `maxLength`), for a caller that composes its own runs
-   * ({@link runClassIds}; the server's run queue). Counted in {@link stats} as one call.
-   */
-  async encodeIds(texts: readonly string[]): Promise<number[][]> {
-    const encoded = this.#tokenizer.encodeSync?.(texts, false) ?? (await this.#tokenizer.encode(texts, false));
-    this.#count(texts.length, encoded);
-    return encoded.map((e) => e.ids);
-  }
-
-  /** Argmax class ids per token of each sequence (from {@link encodeIds}, none empty), in one ONNX Runtime run when at most {@link runSize}. */
-  runClassIds(sequences: readonly number[][]): Promise<number[][]> {
-    const session = this.#session;
-    if (session === undefined) {
-      return Promise.reject(new InferkitError('model_not_ready', `Model "${this.name}" has been disposed`));
-    }
-    const n = this.#plan.numLabels;
-    const running = runTokenLogits(session, sequences, this.#plan).then((logits) => logits.map((l) => argmaxPerToken(l, n)));
-    this.#inFlight.add(running);
-    return running.finally(() => this.#inFlight.delete(running));
-  }
-
   /** Texts per ONNX Runtime run at most (`maxBatchSize`): a call with more is cut into several runs. */
   get runSize(): number {
     return this.#plan.maxBatchSize;
