@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerPackageJson, outputsOf } from './package-install-helpers.js';
 import { runGroup } from './run-group.js';
+import { alive } from '../fixtures/processes.js';
 
 /**
  * Deno's Jupyter kernel (issue #26, item 7): the packed tarball installed into an empty folder (no overrides), a
@@ -73,15 +74,6 @@ async function execute(notebook: string, output: string): Promise<Cell[]> {
   }
   return (JSON.parse(await readFile(join(app, output), 'utf8')) as { cells: Cell[] }).cells.filter((c) => c.cell_type === 'code');
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => {
   it('notebooks/deno/01-forecast.ipynb runs headless: the tables, the chart as one MIME bundle, an ONNX forecast, no error', { timeout: 420_000 }, async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGroup } from './run-group.js';
+import { alive } from '../fixtures/processes.js';
 
 /** A tslab notebook of the given code cells. */
 function notebook(cells: string[]): string {
@@ -14,15 +15,6 @@ function notebook(cells: string[]): string {
     nbformat_minor: 5,
   });
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('headless notebook runs (scripts/run-notebooks.sh)', () => {
   it('print the failing cell with what it wrote to stderr, and keep the executed copy', { timeout: 240_000 }, async () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { http } from './server-http.js';
+import { alive } from '../fixtures/processes.js';
 
 // Issue 28 N2: every way a process manager stops `npx inferkit serve` stops the server. The server
 // is started as `npx` starts a bin (npm exec → sh -c → node), from source through tsx's loader.
@@ -24,15 +25,6 @@ afterEach(() => {
     }
   }
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function children(pid: number): number[] {
   try {

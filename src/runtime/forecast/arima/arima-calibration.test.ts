@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { normals } from '../../../../test/fixtures/seeded.js';
 import { loadDataset } from '../../../eval/datasets.js';
 import { evaluate } from '../../../eval/evaluate.js';
 import { autoArima, autoArimaForecast } from './auto-arima.js';
-
-/** Standard normal draws from a fixed Park–Miller generator (Box–Muller). */
-function normals(n: number, seed: number): Float64Array {
-  let s = seed;
-  const u = (): number => {
-    s = (s * 48271) % 2147483647;
-    return s / 2147483647;
-  };
-  return Float64Array.from({ length: n }, () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u()));
-}
 
 /** AR(1) (φ = 0.5) around 100 whose noise is `late`× larger over the last 40 values. */
 function ar1(n: number, seed: number, late = 1): Float64Array {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parkMiller } from '../../../../test/fixtures/seeded.js';
 import { baselineOf } from '../../../manifest/baseline-args.js';
 import { localForecaster } from '../../../protocol/forecast/local-forecaster.js';
 import { createBaseline } from '../baseline-spec.js';
@@ -6,11 +7,7 @@ import { autoArima, autoArimaForecast } from './auto-arima.js';
 
 /** A deterministic AR(1) noise sequence (φ = 0.6) from a fixed linear congruential generator. */
 function ar1(n: number, seed = 7): Float64Array {
-  let s = seed;
-  const u = (): number => {
-    s = (s * 48271) % 2147483647;
-    return s / 2147483647;
-  };
+  const u = parkMiller(seed);
   const out = new Float64Array(n);
   let prev = 0;
   for (let t = 0; t < n; t++) {

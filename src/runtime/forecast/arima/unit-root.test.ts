@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { normals } from '../../../../test/fixtures/seeded.js';
 import { loadDataset } from '../../../eval/datasets.js';
 import { difference } from './arima-spec.js';
 import { selectArima } from './select-arima.js';
 import { kpssDiffs, kpssStatistic } from './unit-root.js';
-
-/** Standard normal draws from a fixed Park–Miller generator (Box–Muller). */
-function normals(n: number, seed: number): Float64Array {
-  let s = seed;
-  const u = (): number => {
-    s = (s * 48271) % 2147483647;
-    return s / 2147483647;
-  };
-  return Float64Array.from({ length: n }, () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u()));
-}
 
 const cumsum = (x: Float64Array): Float64Array => {
   let s = 0;
