@@ -85,8 +85,12 @@ export function watchNpm(stop: (why: string) => void): void {
   let baseline = shell === undefined ? undefined : wakeups(shell);
   let suspect = false;
   let last = Date.now();
+  // After a continue, the shell's own wake-up for it (SIGCHLD) may come after this process has handled SIGCONT
+  // (a busy machine schedules the shell later): wake-ups within this grace are absorbed, not taken for a signal.
+  let graceUntil = 0;
   const rebase = (): void => {
     suspect = false;
+    graceUntil = Date.now() + 4 * WATCH_MS;
     baseline = shell === undefined ? undefined : wakeups(shell);
   };
   process.on('SIGCONT', rebase);
@@ -110,6 +114,10 @@ export function watchNpm(stop: (why: string) => void): void {
       return;
     }
     const seen = wakeups(shell);
+    if (now < graceUntil) {
+      baseline = seen;
+      return;
+    }
     if (seen !== undefined && baseline !== undefined && seen !== baseline) {
       // Confirmed one tick later, so a SIGCONT handled in between (this process was continued) wins.
       if (suspect) {
