@@ -48,17 +48,22 @@ async function built(key: string, name: string, root: string, task: CheckpointTa
   return { key, name, graphPath: r.graphPath, parameters: bytes / 4, generateS: (t1 - t0) / 1000, buildS: (performance.now() - t1) / 1000 };
 }
 
-function tokenFeeds(vk: keyof typeof VOCABS): BuiltFamily['feeds'] {
-  return (batch, quick) => {
-    const vocab = VOCABS[vk][quick ? 1 : 0];
-    const n = batch * SEQ;
-    const ids = BigInt64Array.from({ length: n }, (_, i) => BigInt(5 + ((i * 7919) % (vocab - 5))));
-    return {
-      input_ids: new ort.Tensor('int64', ids, [batch, SEQ]),
-      attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [batch, SEQ]),
-      token_type_ids: new ort.Tensor('int64', new BigInt64Array(n), [batch, SEQ]),
-    };
+/**
+ * A token classifier's feeds: `batch` texts of `seq` tokens, all attended, ids spread over `[firstId, vocab)`
+ * (the same stream for the same arguments). Shared by every token family of the GPU bench.
+ */
+export function tokenTensors(batch: number, seq: number, vocab: number, firstId: number): Record<string, ort.Tensor> {
+  const n = batch * seq;
+  const ids = BigInt64Array.from({ length: n }, (_, i) => BigInt(firstId + ((i * 7919) % (vocab - firstId))));
+  return {
+    input_ids: new ort.Tensor('int64', ids, [batch, seq]),
+    attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [batch, seq]),
+    token_type_ids: new ort.Tensor('int64', new BigInt64Array(n), [batch, seq]),
   };
+}
+
+function tokenFeeds(vk: keyof typeof VOCABS): BuiltFamily['feeds'] {
+  return (batch, quick) => tokenTensors(batch, SEQ, VOCABS[vk][quick ? 1 : 0], 5);
 }
 
 function series(batch: number, length: number): Float32Array {

@@ -26,7 +26,7 @@ import { resolveModelGraph } from '../../src/checkpoint/resolve-model-graph.js';
 import { buildBertTokenClassifier } from '../../src/onnx/bert-token-classifier.js';
 import { buildChronosBoltLike } from '../../src/onnx/chronos-bolt.js';
 import { BOLT_BASE, writeBoltCheckpoint } from '../lib/bolt-checkpoint.js';
-import { BUILT_FAMILIES, type Prepared } from './families.js';
+import { BUILT_FAMILIES, tokenTensors, type Prepared } from './families.js';
 import { measureModel, resultLines, type BenchModel, type Row } from './measure.js';
 
 const argv = process.argv.slice(2);
@@ -38,13 +38,7 @@ const SEQ = 128;
 const VOCAB = 30522;
 
 function bertFeeds(batch: number): Record<string, ort.Tensor> {
-  const n = batch * SEQ;
-  const ids = BigInt64Array.from({ length: n }, (_, i) => BigInt(1000 + ((i * 7919) % (VOCAB - 1000))));
-  return {
-    input_ids: new ort.Tensor('int64', ids, [batch, SEQ]),
-    attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [batch, SEQ]),
-    token_type_ids: new ort.Tensor('int64', new BigInt64Array(n), [batch, SEQ]),
-  };
+  return tokenTensors(batch, SEQ, VOCAB, 1000);
 }
 
 function boltFeeds(batch: number): Record<string, ort.Tensor> {

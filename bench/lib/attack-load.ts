@@ -155,12 +155,5 @@ export function rssOf(pid: number): number {
   }
 }
 
-/** True while a process exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** True while a process exists (one helper for the benches and the tests). */
+export { alive } from '../../test/fixtures/processes.js';
