@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { ProtoWriter } from '../onnx/proto-writer.js';
-import { externalDataLocations } from './onnx-external-data.js';
+import { externalDataLocations, externalDataLocationsOfFile } from './onnx-external-data.js';
 import { createSession, float32Tensor } from './ort.js';
 
 /** y = x·W + b with W [4 × 300] (4.8 kB, external) and b [300] (1.2 kB, external). */
@@ -55,5 +55,24 @@ describe('OnnxGraphBuilder.toExternalData + externalDataLocations', () => {
     expect(externalDataLocations(model)).toEqual(['b.data', 'a.data']);
     expect(() => externalDataLocations(model.subarray(0, model.length - 3))).toThrow(/not an ONNX model/);
     expect(() => externalDataLocations(Uint8Array.from([0x0f]))).toThrow(/wire type 7/);
+  });
+
+  it('scans a graph file in pages: the same locations past megabytes of inline weights, the same errors', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inferkit-ext-scan-'));
+    try {
+      const external = (location: string) => new ProtoWriter().packedVarints(1, [2]).varint(2, 1).message(13, new ProtoWriter().string(1, 'location').string(2, location)).varint(14, 1);
+      // 3 MiB of raw_data (field 9) in an inline initializer, then tensors naming external files.
+      const inline = new ProtoWriter().packedVarints(1, [786_432]).varint(2, 1).bytes(9, new Uint8Array(3 * 2 ** 20).fill(7));
+      const graph = new ProtoWriter().message(5, inline).message(5, external('w.data')).message(5, external('v.data')).message(5, external('w.data'));
+      const model = new ProtoWriter().varint(1, 8).message(7, graph).toBytes();
+      const path = join(dir, 'model.onnx');
+      await writeFile(path, model);
+      expect(externalDataLocationsOfFile(path)).toEqual(['w.data', 'v.data']);
+      expect(externalDataLocationsOfFile(path)).toEqual(externalDataLocations(model));
+      await writeFile(path, model.subarray(0, model.length - 3));
+      expect(() => externalDataLocationsOfFile(path)).toThrow(/not an ONNX model/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

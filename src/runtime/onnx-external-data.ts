@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { InferkitError } from '../errors.js';
 
 /** Cap on nested messages (subgraphs in attributes) followed while scanning. */
@@ -11,9 +12,26 @@ const MAX_DEPTH = 32;
  * `model_load_failed` when the bytes are not a well-formed protobuf.
  */
 export function externalDataLocations(model: Uint8Array): string[] {
+  return scanModel(new Reader({ length: model.length, at: (i) => model[i], slice: (start, end) => model.subarray(start, end) }));
+}
+
+/**
+ * {@link externalDataLocations} of the graph file at `path`, read in small pages around the fields it visits: a
+ * graph with gigabytes of inline weights is scanned without reading them (nor leaving them for the garbage
+ * collector: a served model's process would hold that memory until the next major GC).
+ */
+export function externalDataLocationsOfFile(path: string): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    return scanModel(new Reader(pagedFile(fd, fstatSync(fd).size)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function scanModel(r: Reader): string[] {
   const found = new Set<string>();
-  const r = new Reader(model);
-  forEachField(r, 0, model.length, (field, start, end) => {
+  forEachField(r, 0, r.length, (field, start, end) => {
     if (field === 7) {
       scanGraph(r, start, end, found, 0);
     }
@@ -104,16 +122,55 @@ function forEachField(r: Reader, from: number, to: number, visit: (field: number
   }
 }
 
+/** Random access to the bytes being scanned. */
+interface ByteSource {
+  readonly length: number;
+  at(i: number): number;
+  slice(start: number, end: number): Uint8Array;
+}
+
+const PAGE = 16 * 1024;
+
+/** The bytes of open file `fd` (`size` long), read a page at a time; the last few pages are kept. */
+function pagedFile(fd: number, size: number): ByteSource {
+  const pages = new Map<number, Uint8Array>();
+  const page = (n: number): Uint8Array => {
+    let p = pages.get(n);
+    if (p === undefined) {
+      p = new Uint8Array(Math.min(PAGE, size - n * PAGE));
+      readSync(fd, p, 0, p.length, n * PAGE);
+      if (pages.size >= 8) {
+        pages.delete(pages.keys().next().value as number);
+      }
+      pages.set(n, p);
+    }
+    return p;
+  };
+  return {
+    length: size,
+    at: (i) => page(Math.floor(i / PAGE))[i % PAGE],
+    slice: (start, end) => {
+      const out = new Uint8Array(end - start);
+      readSync(fd, out, 0, out.length, start);
+      return out;
+    },
+  };
+}
+
 class Reader {
   private readonly decoder = new TextDecoder();
-  constructor(private readonly bytes: Uint8Array) {}
+  constructor(private readonly bytes: ByteSource) {}
+
+  get length(): number {
+    return this.bytes.length;
+  }
 
   /** A varint at `at` (below `to`): its value (as a safe double) and the offset after it. */
   varint(at: number, to: number): [number, number] {
     let value = 0;
     let scale = 1;
     for (let i = at; i < to && i < at + 10; i++) {
-      const b = this.bytes[i];
+      const b = this.bytes.at(i);
       value += (b & 0x7f) * scale;
       scale *= 128;
       if (b < 0x80) {
@@ -124,6 +181,6 @@ class Reader {
   }
 
   text(start: number, end: number): string {
-    return this.decoder.decode(this.bytes.subarray(start, end));
+    return this.decoder.decode(this.bytes.slice(start, end));
   }
 }

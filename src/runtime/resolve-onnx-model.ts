@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { InferkitError, isInferkitError } from '../errors.js';
 import { assertRepoPath, type FileSpec } from '../hub/file-spec.js';
 import { resolveModel } from '../hub/resolve-model.js';
 import type { ResolvedModel, ResolveModelOptions } from '../hub/types.js';
-import { externalDataLocations } from './onnx-external-data.js';
+import { externalDataLocationsOfFile } from './onnx-external-data.js';
 
 /** A model resolved with its ONNX graph and the graph's external-data files. */
 export interface ResolvedOnnxModel {
@@ -75,9 +74,8 @@ function repoPathOf(source: string, graph: string, location: string): string {
 
 /** The graph's external-data locations; none for bytes that are not a graph (onnxruntime then says what is wrong). */
 async function scanLocations(graphPath: string): Promise<string[]> {
-  const bytes = await readFile(graphPath);
   try {
-    return externalDataLocations(bytes);
+    return externalDataLocationsOfFile(graphPath);
   } catch {
     return [];
   }

@@ -45,16 +45,25 @@ function service(name: string, opts: { args?: string[]; cpu?: string; annotation
 }
 
 describe('planInference', () => {
-  it('gives one model every CPU, in a worker thread, spinning off', () => {
+  it('gives one model every CPU, in a worker thread, spinning off: a float graph as one session (one copy of its weights)', () => {
     const plan = planInference([service('ner')], {}, BUDGET);
     expect(plan).toMatchObject({ threads: 8, source: 'affinity', warnings: [] });
-    // Eight threads go to four 2-thread session replicas (at most four unasked), plus an 8-thread session for lone requests.
-    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2], latencyThreads: 8 }]);
+    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [8] }]);
+    // --replicas asks for replicas of a float graph.
+    expect(planInference([service('ner')], { replicas: 4 }, BUDGET).models[0]).toEqual({ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2], latencyThreads: 8 });
   });
 
-  it('shares a model\'s threads among session replicas: one per thread up to four, spare threads to the first ones; replicas (serve --replicas) overrides', () => {
+  it('an int8 graph (--quantized or the onnx-variant annotation) gets one replica per thread up to four, plus a latency session', () => {
+    const plan = planInference([service('ner')], { quantized: true }, BUDGET);
+    // Eight threads go to four 2-thread session replicas (at most four unasked), plus an 8-thread session for lone requests.
+    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'quantized', replicaThreads: [2, 2, 2, 2], latencyThreads: 8 }]);
+    const annotated = service('ner', { annotations: { 'serving.inferkit.dev/onnx-variant': 'quantized' } });
+    expect(planInference([annotated], { threads: 2 }, BUDGET).models[0]).toEqual({ threads: 2, worker: true, spinning: false, onnxVariant: 'quantized', replicaThreads: [1, 1], latencyThreads: 2 });
+  });
+
+  it('shares an int8 model\'s threads among session replicas: one per thread up to four, spare threads to the first ones; replicas (serve --replicas) overrides', () => {
     const split = (threads: number, replicas?: number) =>
-      planInference([service('ner')], { threads, ...(replicas !== undefined ? { replicas } : {}) }, BUDGET).models[0]?.replicaThreads;
+      planInference([service('ner')], { threads, quantized: true, ...(replicas !== undefined ? { replicas } : {}) }, BUDGET).models[0]?.replicaThreads;
     expect(split(1)).toEqual([1]);
     expect(split(2)).toEqual([1, 1]);
     expect(split(4)).toEqual([1, 1, 1, 1]);
@@ -68,7 +77,7 @@ describe('planInference', () => {
     expect(planInference([service('ner')], { workerThreads: false }, BUDGET).models[0]?.replicaThreads).toBeUndefined();
     expect(() => planInference([service('a')], { replicas: 0 }, BUDGET)).toThrow(/replicas must be a positive integer/);
     // The latency session: only beside replicas with fewer threads than the share, and not when turned off.
-    const latency = (threads: number, o: { replicas?: number; latencySession?: boolean } = {}) => planInference([service('ner')], { threads, ...o }, BUDGET).models[0]?.latencyThreads;
+    const latency = (threads: number, o: { replicas?: number; latencySession?: boolean } = {}) => planInference([service('ner')], { threads, quantized: true, ...o }, BUDGET).models[0]?.latencyThreads;
     expect(latency(2)).toBe(2);
     expect(latency(1)).toBeUndefined();
     expect(latency(2, { replicas: 1 })).toBeUndefined();

@@ -19,10 +19,10 @@ export interface InferenceOptions {
   quantized?: boolean;
   /**
    * Session replicas per token-classification or Chronos-Bolt model (worker threads each; the model's threads are
-   * shared out among them). `1` = one session with all its threads: the fastest single request.
-   * @default token classification: up to {@link MAX_DEFAULT_REPLICAS}, one per thread of the model's share;
-   * Chronos-Bolt: 1 (replicas only when asked, here or by annotation: on single-series load they did
-   * not beat one session, bench/RESULTS.md round 5)
+   * shared out among them). `1` = one session with all its threads: the fastest single request, and one
+   * (prepacked) copy of the weights.
+   * @default an int8 token-classification graph (the quantized variant): up to {@link MAX_DEFAULT_REPLICAS}, one
+   * per thread of the model's share; a float one and Chronos-Bolt: 1 (see {@link defaultReplicas})
    */
   replicas?: number;
   /**
@@ -33,12 +33,23 @@ export interface InferenceOptions {
 }
 
 /**
- * Most replicas the server gives a token-classification or Chronos-Bolt model unasked. Replicas with one thread
- * each beat one many-thread session on throughput (bench/RESULTS.md); they share one copy of a float
- * graph's weights (src/runtime/shared-weights/), an int8 graph's they copy. Past four, threads are added
- * to the replicas instead.
+ * Most replicas the server gives an int8 token-classification model unasked. On int8, replicas with one thread
+ * each beat one many-thread session on throughput (bench/RESULTS.md); each keeps its own prepacked copy of the
+ * (small) weights. Past four, threads are added to the replicas instead.
  */
 export const MAX_DEFAULT_REPLICAS = 4;
+
+/**
+ * Replicas a model gets unless asked: an int8 token classifier, {@link MAX_DEFAULT_REPLICAS}; everything else one
+ * session with all the model's threads. For a float graph one session holds one prepacked copy of the weights
+ * (BERT-base: RSS 0.95× the weights), where replicas need either a prepacked copy each or, sharing one mapped
+ * copy, unpacked weights (0.5× speed at batch 1, RSS counting the mapping once per session); at c=32 one
+ * session served as many sentences/s as those replicas (src/runtime/shared-weights/README.md). Chronos-Bolt:
+ * on single-series load replicas did not beat one session (bench/RESULTS.md round 5).
+ */
+export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVariant | undefined): number {
+  return task === 'token_classification' && variant === 'quantized' ? MAX_DEFAULT_REPLICAS : 1;
+}
 
 /** Replicas of a model with `threads`, and the latency session when its replicas have fewer threads than it. */
 function replicaPlan(threads: number, replicas: number, latencySession: boolean): Pick<ModelInference, 'replicaThreads' | 'latencyThreads'> {
@@ -164,9 +175,7 @@ export function planInference(services: readonly PlannedService[], options: Infe
       }
     }
     const limit = limits[i];
-    // Chronos-Bolt runs a few milliseconds of fixed cost per run: one session with all threads and large
-    // merged calls served single-series load better than replicas did, so it gets replicas only when asked.
-    const replicas = ownReplicas(s) ?? options.replicas ?? (s.task === 'token_classification' ? MAX_DEFAULT_REPLICAS : 1);
+    const replicas = ownReplicas(s) ?? options.replicas ?? defaultReplicas(s.task, variant);
     const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], replicas, options.latencySession !== false) : {};
     return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });

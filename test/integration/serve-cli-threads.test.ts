@@ -41,7 +41,7 @@ describe('inferkit serve --threads / --quantized (child process)', () => {
     expect(v1.status, v1.text).toBe(200);
   }, 75_000);
 
-  it('--replicas shares a model\'s threads among session replicas (default one per thread, plus a latency session); the answers stay the same', async () => {
+  it('--replicas shares a float model\'s threads among session replicas (default: one session with all of them), plus a latency session; the answers stay the same', async () => {
     // The example without its cpu limit, so the model gets all of --threads.
     const dir = await mkdtemp(join(tmpdir(), 'inferkit-replicas-'));
     try {
@@ -51,9 +51,9 @@ describe('inferkit serve --threads / --quantized (child process)', () => {
       await writeFile(file, stringify(doc));
       const answers: unknown[] = [];
       for (const [extra, shown, split] of [
-        [[], /threads=3 \(3 replicas: 1\+1\+1, latency session: 3\)\n/, [1, 1, 1]],
+        [[], /threads=3\n/, [3]],
+        [['--replicas', '3'], /threads=3 \(3 replicas: 1\+1\+1, latency session: 3\)\n/, [1, 1, 1]],
         [['--replicas', '2', '--no-latency-session'], /threads=3 \(2 replicas: 2\+1\)\n/, [2, 1]],
-        [['--replicas', '1'], /threads=3\n/, [3]],
       ] as const) {
         const { proc, output } = start([file, '--threads', '3', ...extra]);
         const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);

@@ -6,6 +6,8 @@ import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import type { SessionOptions } from '../ort-types.js';
 import { isQuantizedGraph, mappedWeights } from './mapped-weights.js';
+import { removeStaleExternalCopies } from './stale-external-copies.js';
+import { externalCopyInWorker } from '../worker/external-copy.js';
 
 /** Graphs smaller than this keep their inline weights (a copy per session costs little). */
 const MIN_INLINE_BYTES = 8 * 2 ** 20;
@@ -18,21 +20,17 @@ const ALIGN = 4096;
  * `model.onnx.data` beside it — external data ONNX Runtime memory-maps, so the sessions of a pool share
  * one copy (see {@link sharedWeightsOptions}). Made once into `<cacheDir>/graphs/external-<key>/`, keyed by
  * the file's path, size and mtime; written to a temporary folder and renamed (files read and written
- * off the event loop; the split itself is a copy of the bytes). Undefined for a model given
+ * off the event loop; the split itself is a copy of the bytes); a new copy removes the finished copies of the
+ * same path's earlier bytes ({@link removeStaleExternalCopies}). Undefined for a model given
  * as bytes, a small graph, an int8 graph, or one whose weights are external already. Nodes, subgraphs and every other
  * field are copied byte for byte.
  */
 export async function externalizedGraph(model: string | Uint8Array, cacheDir: string = envCacheDir()): Promise<string | undefined> {
-  if (typeof model !== 'string' || !existsSync(model)) {
+  const place = copyPlace(model, cacheDir);
+  if (place === undefined || typeof model !== 'string') {
     return undefined;
   }
-  const st = statSync(model);
-  if (st.size < MIN_INLINE_BYTES || mappedWeights(model) !== undefined) {
-    return undefined;
-  }
-  const key = createHash('sha256').update(`${resolve(model)}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 16);
-  const dir = join(cacheDir, 'graphs', `external-${key}`);
-  const graphPath = join(dir, 'model.onnx');
+  const { dir, graphPath } = place;
   if (existsSync(join(dir, 'complete.json'))) {
     return graphPath;
   }
@@ -51,7 +49,7 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
     }
     await writeFile(join(tmp, 'model.onnx.data'), data);
     await writeFile(join(tmp, 'model.onnx'), graph);
-    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(model), size: st.size, mtimeMs: st.mtimeMs, moved }));
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(model), size: place.size, mtimeMs: place.mtimeMs, moved }));
     try {
       await rename(tmp, dir);
     } catch (cause) {
@@ -59,7 +57,10 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
         throw new InferkitError('model_load_failed', `cannot place the external-data copy of ${model} in ${dir}: ${(cause as Error).message}`, { cause });
       }
       await rm(tmp, { recursive: true, force: true }); // another process made the same copy first
+      return graphPath;
     }
+    // A new copy for this path: the copies of its earlier bytes (other size or mtime) are stale.
+    await removeStaleExternalCopies(join(cacheDir, 'graphs'), resolve(model), dir);
     return graphPath;
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });
@@ -67,17 +68,41 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
   }
 }
 
+/** Where `model`'s external-data copy goes (its folder and graph file), or undefined when it needs none (bytes, small, external already, missing). */
+function copyPlace(model: string | Uint8Array, cacheDir: string): { dir: string; graphPath: string; size: number; mtimeMs: number } | undefined {
+  if (typeof model !== 'string' || !existsSync(model)) {
+    return undefined;
+  }
+  const st = statSync(model);
+  if (st.size < MIN_INLINE_BYTES || mappedWeights(model) !== undefined) {
+    return undefined;
+  }
+  const key = createHash('sha256').update(`${resolve(model)}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 16);
+  const dir = join(cacheDir, 'graphs', `external-${key}`);
+  return { dir, graphPath: join(dir, 'model.onnx'), size: st.size, mtimeMs: st.mtimeMs };
+}
+
 /**
- * The graph the `sessions` sessions of one pool should open: for several sessions on a graph file with its
- * weights inline, its external-data copy in the model cache ({@link externalizedGraph}), so that the weights
- * can be mapped once; else `model` itself (also when the copy cannot be made: each session then loads its own).
+ * The graph the `sessions` worker-thread sessions of one model should open: for a graph file with its weights
+ * inline, its external-data copy in the model cache ({@link externalizedGraph}); else `model` itself (also when
+ * the copy cannot be made). ORT maps external weights: several unpacked sessions read one copy, and a session that
+ * prepacks drops the mapping once packed. Inline weights are parsed into the worker's malloc arena, which keeps
+ * them after packing (BERT-base, one prepacked session in a worker: RSS 1.7× the weights inline, 0.95× from
+ * the copy). `options` and `sessions` do not change the answer: any number of sessions, prepacked or not, gains.
  */
 export async function shareableModel(model: string | Uint8Array, options: SessionOptions, sessions: number, cacheDir?: string): Promise<string | Uint8Array> {
-  if (sessions < 2 || options.prepacking === true || typeof model !== 'string') {
+  void options;
+  const cache = cacheDir ?? envCacheDir();
+  const place = sessions < 1 ? undefined : copyPlace(model, cache);
+  if (place === undefined || typeof model !== 'string') {
     return model;
   }
+  if (existsSync(join(place.dir, 'complete.json'))) {
+    return place.graphPath;
+  }
   try {
-    return (await externalizedGraph(model, cacheDir)) ?? model;
+    // Made in a worker that exits: the split's whole-file buffers do not wait in this heap for a full GC.
+    return (await externalCopyInWorker(model, cache)) ?? model;
   } catch {
     return model;
   }

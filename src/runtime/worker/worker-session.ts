@@ -3,6 +3,7 @@ import { InferkitError, type InferkitErrorCode } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { transferable, type FromWorker, type ToWorker, type WireTensor } from './messages.js';
 import { sessionWorkerEntry } from './worker-entry.js';
+import { shareableModel } from '../shared-weights/external-graph.js';
 
 /** Restarts after crashes before a worker session gives up (its runs then fail with `model_not_ready`). */
 export const MAX_WORKER_RESTARTS = 3;
@@ -238,9 +239,13 @@ export class WorkerSession implements OrtSession {
   }
 }
 
-/** Opens `model` in a new worker thread (see {@link WorkerSession}); rejects with the load error. */
+/**
+ * Opens `model` in a new worker thread (see {@link WorkerSession}); rejects with the load error. A graph file with
+ * inline weights is opened from its external-data copy (made once: src/runtime/shared-weights/), so the worker
+ * keeps one copy of the weights, not the parsed inline ones beside the packed ones.
+ */
 export async function createWorkerSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<WorkerSession> {
-  const session = new WorkerSession(model, options);
+  const session = new WorkerSession(await shareableModel(model, options, 1), options);
   await session.start();
   return session;
 }

@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
+import { externalizedGraph } from './external-graph.js';
+
+const WIDTH = 1024;
+
+/** A graph with 12 MiB of inline weights (over the 8 MiB below which a graph is not copied). */
+function inlineGraph(scale: number): Uint8Array {
+  const g = new OnnxGraphBuilder();
+  let h = g.input('x', 'float32', ['batch', WIDTH]);
+  for (let l = 0; l < 3; l++) {
+    const w = g.initializer(`w${l}`, { type: 'float32', dims: [WIDTH, WIDTH], data: Float32Array.from({ length: WIDTH * WIDTH }, (_, i) => Math.sin(i * (l + 1)) / scale) });
+    h = g.op('MatMul', [h, w]);
+  }
+  g.output(g.op('Identity', [h], {}, 'y'), 'float32', ['batch', WIDTH]);
+  return g.toBytes();
+}
+
+describe('externalizedGraph: a new copy for a changed graph file removes the stale copies of that file', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'inferkit-stale-copies-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the copy while the file is unchanged, replaces it when it changes, and leaves other files\' copies and copies in progress', async () => {
+    const cache = join(dir, 'cache');
+    const source = join(dir, 'model.onnx');
+    const other = join(dir, 'other.onnx');
+    writeFileSync(source, inlineGraph(32));
+    writeFileSync(other, inlineGraph(16));
+    const first = dirname((await externalizedGraph(source, cache)) as string);
+    const otherCopy = dirname((await externalizedGraph(other, cache)) as string);
+    expect(JSON.parse(readFileSync(join(first, 'complete.json'), 'utf8'))).toMatchObject({ source: resolve(source) });
+    // Unchanged: found again, nothing removed.
+    expect(dirname((await externalizedGraph(source, cache)) as string)).toBe(first);
+    expect(existsSync(first)).toBe(true);
+    // A copy another process is still writing (not yet renamed into place) for the same file.
+    const writing = `${first.replace(/[0-9a-f]{4}$/, 'abcd')}.incomplete-1-2`;
+    mkdirSync(writing);
+    writeFileSync(join(writing, 'complete.json'), JSON.stringify({ source: resolve(source) }));
+
+    writeFileSync(source, inlineGraph(8)); // new weights, same path
+    utimesSync(source, new Date(), new Date(Date.now() + 10_000));
+    const second = dirname((await externalizedGraph(source, cache)) as string);
+    expect(second).not.toBe(first);
+    expect(existsSync(join(second, 'model.onnx.data'))).toBe(true);
+    expect(existsSync(first)).toBe(false); // the stale copy of the old bytes
+    expect(existsSync(otherCopy)).toBe(true); // another file's copy
+    expect(existsSync(writing)).toBe(true); // never a folder being written
+  });
+});
