@@ -107,6 +107,9 @@ interface TokenCell {
  * to it is HTTP, JSON, tokenizing and the load generator.
  */
 async function mergedPipeline(file: string, split: readonly number[], seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
+  /** The model's RSS and PSS growth at load, as `inferkit serve` prints it (its state's `memory`: sessions opened and warmed up alone); NaN when absent. */
+  loadRssBytes: number;
+  loadPssBytes: number;
   const pool = await createSession(file, { worker: true, replicaThreads: split });
   const plan = { maxBatchSize: 8, sortByLength: true, padId: 0, tokenTypeIds: true, inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids', logitsName: 'logits', numLabels };
   const calls = slicesOf(seqs, evenSizes(seqs.length, split.length));
@@ -234,6 +237,8 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
             limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
             log(`  ${variant} raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
           }
+      loadRssBytes: state.memory?.rssGrowthBytes ?? Number.NaN,
+      loadPssBytes: state.memory?.pssGrowthBytes ?? Number.NaN,
           await session.release();
         }
         return { limit };
@@ -243,6 +248,9 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
       const first = await measureLimit();
       // The load's 16 texts twice: the 32 a concurrency-32 load keeps in the server.
+  if (Number.isNaN(rss)) {
+    return '–';
+  }
       const loadSeqs = [...texts(16, 11), ...texts(16, 11)].map((t) => Array.from(contenders.feeds([t]).input_ids.data as BigInt64Array, Number));
       const numLabels = Number((await contenders.raw.run(contenders.feeds([mix[0]]))).logits?.dims[2]);
       // The replicas the server plans for this model (one per thread, at most 4 unasked).
@@ -318,7 +326,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const raw = (config: string) => limit.filter((l) => l.config === config).map((l) => `b${l.batch} ${formatNumber(l.rate)}`).join(', ');
       tables.push({
         title: `Server vs the in-process limit, ${variant}, ${shape.layers}-layer BERT-shaped graph (${shape.hidden} hidden), ${cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'replicas busy (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory: RSS / PSS growth GiB (× weights)'],
+        headers: ['graph / protocol (sessions × threads)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'replicas busy (c=32)', 'same-merge pipeline sent/s (server / it)', 'server cores (c=32)', 'client cores', 'main thread ms/req', 'server CPU µs/sent', 'raw CPU µs/sent (leanest)', 'raw / server CPU', '/v2/health/live p99 ms', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)'],
         rows,
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
@@ -326,7 +334,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts: one socket per client writing pre-built requests and reading only the status and framing of each answer, as wrk does, so it takes as little of the machine as it can). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching); replicas busy = the wall time the sessions' worker threads spent on runs (/metrics inferkit_model_compute_seconds_total) / (wall × replicas): what is left is replicas waiting for their next run, not CPU they lacked (a preempted run counts as busy). /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on the replicas the server plans (${split.join(' + ')} threads), fed one overlapping call per replica, together holding the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
-          `Model memory: the growth of this process's RSS and PSS (/proc/self/smaps_rollup) from before the server started to the end of its c=32 cell, averaged over passes, against the graph's weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB). A model's sessions map one copy of its weights (src/runtime/shared-weights/): PSS counts it once, RSS once per session that mapped it. Memory a closed server freed but the allocator kept can make a later pass's growth read low.`,
+          `Model memory at load: what inferkit serve prints per model and /inferkit/v1/services reports (state.memory): the process's RSS and PSS growth while the model's sessions opened and made their load-time runs, no other model's doing so meanwhile (src/runtime/model-memory/). After c=32: the growth of this process's RSS and PSS (/proc/self/smaps_rollup) from before the server started to the end of its c=32 cell, averaged over passes, against the graph's weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB). A model's sessions map one copy of its weights (src/runtime/shared-weights/): PSS counts it once, RSS once per session that mapped it. Memory a closed server freed but the allocator kept can make a later pass's growth read low.`,
           `Machine: ${machineLine(machineInfo())}.`,
         ],
       });
@@ -349,5 +357,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     .catch((e: unknown) => {
       process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
       process.exitCode = 1;
+          memoryCell(mean((c) => c.loadRssBytes), mean((c) => c.loadPssBytes), weightBytes),
     });
 }

@@ -152,6 +152,7 @@ export type { ServeTask } from './manifest/model-task.js';
 export { mergingForecastModel } from './server/merging-forecast-model.js';
 export type { BatcherOptions } from './server/batcher.js';
 export type { ModelState, LoadRetryState } from './server/model-registry.js';
+export type { ModelMemory } from './runtime/model-memory/model-memory.js';
 export type { InferenceOptions, InferencePlan, ModelInference } from './server/inference-plan.js';
 export type { OnnxVariant } from './manifest/serving-annotations.js';
 export type {

@@ -14,6 +14,7 @@ import type { RunningServer } from '../server/serve.js';
 import { manifestFiles, readManifestFile } from './manifest-files.js';
 import { installStopSignals } from './serve-signals.js';
 import { memoryLine } from '../runtime/shared-weights/process-memory.js';
+import { modelMemoryLine } from '../runtime/model-memory/model-memory-line.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -177,6 +178,10 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     console.error('models loaded:');
     for (const m of states) {
       console.error(stateLine(m));
+      if (m.ready) {
+        // Its own memory: the process's growth while its sessions opened and warmed up, no other model's doing so.
+        console.error(modelMemoryLine(m.name, m.memory));
+      }
     }
     console.error(memoryLine(states.filter((m) => m.ready).length));
   });

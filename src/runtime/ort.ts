@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { InferkitError } from '../errors.js';
 import { availableCpus } from './cpu-budget.js';
+import { enterMemoryPhase } from './model-memory/measure-model-load.js';
 import { createWorkerSessionPool } from './worker/session-pool.js';
 import { createWorkerSession } from './worker/worker-session.js';
 import type { OrtSession, OrtTensor, SessionOptions } from './ort-types.js';
@@ -45,6 +46,8 @@ export async function createSession(model: string | Uint8Array, options: Session
   if (replicas > 1 && options.worker !== true) {
     throw new InferkitError('config', 'replicas need worker: true (each replica is a worker thread)', { param: 'replicas' });
   }
+  // Within a server's model load: from here on, this model's memory is measured alone (model-memory/).
+  await enterMemoryPhase(model);
   if (replicas > 1) {
     return createWorkerSessionPool(model, options, options.replicaThreads ?? Array.from({ length: replicas }, () => options.intraOpThreads ?? 1), options.latencyThreads);
   }

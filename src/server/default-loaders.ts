@@ -10,6 +10,7 @@ import { loadForecastModel } from '../runtime/forecast/load-forecast-model.js';
 import { createBaseline, type BaselineKind, type BaselineSpec } from '../runtime/forecast/baseline-spec.js';
 import { MIN_AUTO_ETS_CONTEXT } from '../runtime/forecast/ets/auto-ets.js';
 import { startWorkerBaseline } from '../runtime/worker/worker-baseline.js';
+import { enterMemoryPhase } from '../runtime/model-memory/measure-model-load.js';
 import { loadTokenClassifier } from '../runtime/token-classification/load-token-classifier.js';
 import type { TokenClassifier } from '../runtime/token-classification/token-classifier.js';
 import { builtinModels } from './builtin-models.js';
@@ -78,6 +79,7 @@ function refuseUnusedArgs(config: RuntimeConfig, task: ServeTask): void {
  * runs models off the event loop and gives this one cores, else in the main thread.
  */
 async function servedBaseline(spec: BaselineSpec, inference: ModelInference | undefined, own: SessionOptions | undefined): Promise<ForecastModel> {
+  await enterMemoryPhase(); // no session, no weights: its memory is what starting it costs
   const worker = own?.worker ?? inference?.worker ?? false;
   const workers = inference?.threads ?? 0;
   return worker && workers > 0 ? startWorkerBaseline(spec, { workers }) : createBaseline(spec);

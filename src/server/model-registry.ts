@@ -14,6 +14,8 @@ import { inferTask } from '../manifest/model-task.js';
 import { unimplementedArgWarnings } from '../manifest/runtime-args-report.js';
 import { createTokenRunner, type TokenRunner } from './token-runner.js';
 import { maskSecretText } from '../manifest/secret-text.js';
+import { measureModelLoad } from '../runtime/model-memory/measure-model-load.js';
+import type { ModelMemory } from '../runtime/model-memory/model-memory.js';
 
 /** Public view of one served model. */
 export interface ModelState {
@@ -44,6 +46,8 @@ export interface ModelState {
   retry?: LoadRetryState;
   /** Threads, worker thread, spinning and graph variant of its ONNX session; absent for models without one. */
   inference?: ModelInference;
+  /** Its memory at load (see {@link ModelMemory}): RSS/PSS growth while its tokenizer and sessions loaded, alone, and its weights' size; absent until loaded, or when its loader opened no session. */
+  memory?: ModelMemory;
 }
 
 /** A pending retry of a failed load. */
@@ -215,7 +219,8 @@ export class ModelRegistry {
       throw new InferkitError('unsupported', `no loader for task ${task}; this server has loaders for: ${Object.keys(loaders).join(', ') || 'none'}`);
     }
     const context = { isvc: entry.isvc, config: entry.config as RuntimeConfig, task, signal: this.abort.signal };
-    const model = await loader(entry.inference ? { ...context, inference: entry.inference } : context);
+    // Loads run side by side, but each one's sessions open (and warm up) alone, so that the process's growth meanwhile is its memory.
+    const { value: model, memory } = await measureModelLoad(() => loader(entry.inference ? { ...context, inference: entry.inference } : context));
     if (model.task !== task) {
       await model.dispose?.();
       throw new InferkitError('model_load_failed', `loader for ${task} returned a ${model.task} model`);
@@ -233,6 +238,7 @@ export class ModelRegistry {
       onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
     };
     entry.model = model;
+    entry.memory = memory;
     // A model that says how many of its runs are idle (token classifier, Chronos-Bolt): a call beside
     // running ones starts only while one is, and on replicas waits (≤ maxWaitMs) until about as many
     // items queue as each busy run holds. On replicas, one that also says how many runs wait and how large a
@@ -334,5 +340,6 @@ function toState(e: ModelEntry): ModelState {
     ...(e.warnings ? { warnings: [...e.warnings] } : {}),
     ...(e.retry ? { retry: { ...e.retry } } : {}),
     ...(e.inference ? { inference: { ...e.inference } } : {}),
+    ...(e.memory ? { memory: { ...e.memory, phase: { ...e.memory.phase } } } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { envCacheDir } from '../../config.js';
 import { InferkitError, isInferkitError } from '../../errors.js';
 import { builtinModels } from '../builtin-models.js';
 import { createSession, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
+import { enterMemoryPhase } from '../model-memory/measure-model-load.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema, type TokenClassConfig } from './model-files.js';
 import { tokenFeeds } from './run-token-logits.js';
@@ -88,6 +89,8 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   const quantized = options.quantized ?? false;
   const where = await locate(source, options);
   const files = await findTokenClassFiles(where.resolved.dir, where.resolved.files, { graphPath: where.graphPath });
+  // In a server's load: the files are here; the tokenizer and sessions count as this model's memory (model-memory/).
+  await enterMemoryPhase(files.model);
   const config = await readJsonFile(files.config, TokenClassConfigSchema);
   const tokenizer = await loadTextTokenizer(files, tokenizerLimits(config), {
     ...options,

@@ -1,0 +1,35 @@
+import type { ModelMemory } from './model-memory.js';
+
+/** Signed size: `+0.42 GiB` from 0.1 GiB up, else `+12 MiB`. */
+export function formatGrowth(bytes: number): string {
+  const sign = bytes < 0 ? '-' : '+';
+  const abs = Math.abs(bytes);
+  return abs >= 0.1 * 2 ** 30 ? `${sign}${(abs / 2 ** 30).toFixed(2)} GiB` : `${sign}${Math.round(abs / 2 ** 20)} MiB`;
+}
+
+function size(bytes: number): string {
+  return bytes >= 0.1 * 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+function ratio(growth: number, weights: number): string {
+  return `${(growth / weights).toFixed(2)}×`;
+}
+
+/**
+ * One line of `inferkit serve`'s "models loaded:" block for model `name`, e.g.
+ * `    bert memory at load: RSS +0.42 GiB, PSS +0.41 GiB (weights 0.41 GiB: RSS 1.02×, PSS 1.00×)`;
+ * a baseline says `no weights`, a model measured while other loads downloaded says how many.
+ */
+export function modelMemoryLine(name: string, memory: ModelMemory | undefined): string {
+  if (memory === undefined) {
+    return `    ${name} memory at load: not measured (it opened no ONNX session at load)`;
+  }
+  const pss = memory.pssGrowthBytes !== undefined ? `, PSS ${formatGrowth(memory.pssGrowthBytes)}` : '';
+  const w = memory.weightsBytes;
+  const weights =
+    w === undefined || w === 0
+      ? 'no weights'
+      : `weights ${size(w)}: RSS ${ratio(memory.rssGrowthBytes, w)}${memory.pssGrowthBytes !== undefined ? `, PSS ${ratio(memory.pssGrowthBytes, w)}` : ''}`;
+  const beside = memory.alongside > 0 ? `; ${memory.alongside} other load${memory.alongside === 1 ? ' was' : 's were'} downloading or building meanwhile` : '';
+  return `    ${name} memory at load: RSS ${formatGrowth(memory.rssGrowthBytes)}${pss} (${weights})${beside}`;
+}
