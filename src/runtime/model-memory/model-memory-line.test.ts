@@ -18,6 +18,9 @@ describe('modelMemoryLine: the per-model line under "models loaded:"', () => {
     expect(modelMemoryLine('tiny', { rssGrowthBytes: 24 * 2 ** 20, weightsBytes: 4 * 2 ** 20, alongside: 1, phase })).toMatchInlineSnapshot(
       `"    tiny memory at load: RSS +24 MiB (weights 4.0 MiB: RSS 6.00×); 1 other load was downloading or building meanwhile"`,
     );
+    expect(modelMemoryLine('fixture', { rssGrowthBytes: 70 * 2 ** 20, weightsBytes: 21_000, alongside: 0, phase })).toBe(
+      '    fixture memory at load: RSS +70 MiB (weights 21 KiB: RSS 3495×)',
+    );
     expect(modelMemoryLine('custom', undefined)).toMatch(/custom memory at load: not measured/);
     expect(formatGrowth(-1.5 * GiB)).toBe('-1.50 GiB');
   });

@@ -8,11 +8,15 @@ export function formatGrowth(bytes: number): string {
 }
 
 function size(bytes: number): string {
-  return bytes >= 0.1 * 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  if (bytes >= 0.1 * 2 ** 30) {
+    return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+  }
+  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 function ratio(growth: number, weights: number): string {
-  return `${(growth / weights).toFixed(2)}×`;
+  const r = growth / weights;
+  return `${Math.abs(r) >= 100 ? Math.round(r) : r.toFixed(2)}×`;
 }
 
 /**
