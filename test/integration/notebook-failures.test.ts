@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectKilledRunLeavesNoKernel } from './killed-kernel.js';
 import { runGroup } from './run-group.js';
-import { alive } from '../fixtures/processes.js';
 
 /** A tslab notebook of the given code cells. */
 function notebook(cells: string[]): string {
@@ -42,19 +41,6 @@ describe('headless notebook runs (scripts/run-notebooks.sh)', () => {
     await writeFile(join(dir, 'hang.ipynb'), notebook([
       `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`,
     ]));
-    let group = 0;
-    const running = runGroup('bash', ['scripts/run-notebooks.sh', join(dir, 'hang.ipynb')], { env: { ...process.env, NOTEBOOK_OUT: join(dir, 'out') }, timeoutMs: 200_000, onStart: (g) => (group = g) });
-    for (let i = 0; i < 1200 && !existsSync(pidFile); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const kernel = Number(await readFile(pidFile, 'utf8'));
-    expect(alive(kernel)).toBe(true);
-    // What a CI timeout does: kill the runner's whole process group. The kernel lives in its own session.
-    process.kill(-group, 'SIGKILL');
-    await running;
-    for (let i = 0; i < 150 && alive(kernel); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(alive(kernel), `tslab kernel ${kernel} still running`).toBe(false);
+    await expectKilledRunLeavesNoKernel({ command: 'bash', args: ['scripts/run-notebooks.sh', join(dir, 'hang.ipynb')], env: { ...process.env, NOTEBOOK_OUT: join(dir, 'out') }, pidFile, kernel: 'tslab' });
   });
 });
