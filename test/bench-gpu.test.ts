@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCheckpoint } from '../src/checkpoint/safetensors.js';
-import { chronos2Tensors, robertaTensors } from '../bench/gpu/checkpoints.js';
+import { chronos2Tensors } from '../bench/gpu/checkpoints.js';
+import { robertaTensors } from '../bench/lib/roberta-checkpoint.js';
 import { BUILT_FAMILIES } from '../bench/gpu/families.js';
 import { measureModel, outputDiff } from '../bench/gpu/measure.js';
 

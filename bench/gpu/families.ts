@@ -10,7 +10,8 @@ import { resolveModelGraph } from '../../src/checkpoint/resolve-model-graph.js';
 import type { CheckpointTask } from '../../src/checkpoint/architectures.js';
 import { writeDebertaCheckpoint } from '../lib/deberta-checkpoint.js';
 import { parameterCount, timesFm20Tensors, timesFm25Tensors, writeTimesFm20Checkpoint, writeTimesFm25Checkpoint, type TimesFm20Shape } from '../lib/timesfm-checkpoint.js';
-import { CHRONOS_2_BASE, chronos2Tensors, writeChronos2Checkpoint, writeRobertaCheckpoint, type Chronos2Shape } from './checkpoints.js';
+import { writeRobertaCheckpoint } from '../lib/roberta-checkpoint.js';
+import { CHRONOS_2_BASE, chronos2Tensors, writeChronos2Checkpoint, type Chronos2Shape } from './checkpoints.js';
 
 /** What preparing a family produced (printed as JSON by the `--prepare` child). */
 export interface Prepared {

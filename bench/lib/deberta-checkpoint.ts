@@ -32,9 +32,10 @@ export function debertaTensors(layers: number, vocab: number): [string, number[]
 
 /**
  * Writes (once; reused when `dir` is complete) a random deberta-v3-shaped checkpoint with `layers` and `vocab`
- * (184 M parameters at 12 layers and 128,100 pieces), one tensor at a time (seed 7). Returns the weights' bytes.
+ * (184 M parameters at 12 layers and 128,100 pieces), one tensor at a time (seed 7); `copy` adds files (a tokenizer)
+ * beside the weights. Returns the weights' bytes.
  */
-export function writeDebertaCheckpoint(dir: string, layers: number, vocab: number): number {
+export function writeDebertaCheckpoint(dir: string, layers: number, vocab: number, copy: readonly string[] = []): number {
   const config = {
     architectures: ['DebertaV2ForTokenClassification'], model_type: 'deberta-v2', hidden_size: HIDDEN, num_hidden_layers: layers,
     num_attention_heads: 12, intermediate_size: FFN, hidden_act: 'gelu', layer_norm_eps: 1e-7, max_position_embeddings: 512,
@@ -43,5 +44,5 @@ export function writeDebertaCheckpoint(dir: string, layers: number, vocab: numbe
     id2label: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i), `LABEL_${i}`])),
   };
   const fills: RandomTensor[] = debertaTensors(layers, vocab).map(([name, shape, std]) => [name, shape, std < 0 ? 'ones' : std > 0 ? std : 'zeros']);
-  return writeRandomCheckpoint(dir, config, fills, { seed: 7 });
+  return writeRandomCheckpoint(dir, config, fills, { seed: 7, copy });
 }
