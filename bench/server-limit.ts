@@ -7,7 +7,9 @@
  * included), `/v2/health/live` p99 during the saturating load, and concurrency-1 p50 against one raw
  * batch-1 run; and the forecast route (Chronos-Bolt-shaped graph, Theta) against its own limit. The load average is recorded before and after each table; tables started on a loaded
  * machine are marked busy.
- * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only]`.
+ * With `--family` (repeatable or a comma list of bert, distilbert, roberta, xlm-r, deberta-v3, electra): one table of
+ * those families instead, each served from a random base-sized safetensors checkpoint (./server-limit-families.ts).
+ * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only] [--family F]`.
  */
 import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -35,6 +37,7 @@ import { measure } from './lib/measure.js';
 import { formatNumber, formatRatio, median } from './lib/stats.js';
 import { renderTable, type Table } from './lib/table.js';
 import { openTextContenders } from './lib/text-contenders.js';
+import { parseFamilies, type ServedFamily } from './lib/family-checkpoints.js';
 
 /** Options of {@link runServerLimitBench}. */
 export interface ServerLimitBenchOptions extends BenchOptions {
@@ -44,12 +47,19 @@ export interface ServerLimitBenchOptions extends BenchOptions {
   cellMs?: number;
   /** Only the forecast route's table (`--forecast-only`). @default false */
   forecastOnly?: boolean;
+  /**
+   * Instead of the generated-BERT tables: one table of these families, each a random base-sized checkpoint built
+   * from safetensors by the server (`--family bert,roberta …`; see ./server-limit-families.ts). @default none
+   */
+  families?: readonly ServedFamily[];
 }
 
 const WORDS = [6, 14, 9, 20, 11, 8, 16, 12];
-const texts = (n: number, seed: number): string[] => Array.from({ length: n }, (_, i) => benchText(WORDS[i % WORDS.length], seed * 7919 + i, benchWords()));
+/** `n` bench texts of the load's word counts (6–20 words), the same for the same `seed`. */
+export const texts = (n: number, seed: number): string[] => Array.from({ length: n }, (_, i) => benchText(WORDS[i % WORDS.length], seed * 7919 + i, benchWords()));
 
-function manifest(dir: string, variant: 'fp32' | 'int8', protocol: 'v1' | 'v2'): InferenceService {
+/** The KServe manifest the server rows serve: model `bert`, `--model_id=<dir>`, token classification. */
+export function manifest(dir: string, variant: 'fp32' | 'int8', protocol: 'v1' | 'v2'): InferenceService {
   return {
     apiVersion: 'serving.kserve.io/v1beta1',
     kind: 'InferenceService',
@@ -68,7 +78,7 @@ function copyFeeds(feeds: Record<string, { type: string; dims: readonly number[]
 }
 
 /** One in-process limit cell: a batch size on one configuration. */
-interface LimitCell {
+export interface LimitCell {
   batch: number;
   config: string;
   rate: number;
@@ -77,7 +87,7 @@ interface LimitCell {
 }
 
 /** One token server cell: concurrency 1 (p50), then 32 (throughput, cores, main-thread time, health p99). */
-interface TokenCell {
+export interface TokenCell {
   rate: number;
   p50: number;
   serverCores: number;
@@ -97,6 +107,9 @@ interface TokenCell {
   /** The process's RSS and PSS growth from before the server started to the end of the c=32 cell (the served model's memory). */
   rssBytes: number;
   pssBytes: number;
+  /** The model's RSS and PSS growth at load, as `inferkit serve` prints it (its state's `memory`: sessions opened and warmed up alone); NaN when absent. */
+  loadRssBytes: number;
+  loadPssBytes: number;
 }
 
 /**
@@ -107,9 +120,6 @@ interface TokenCell {
  * to it is HTTP, JSON, tokenizing and the load generator.
  */
 async function mergedPipeline(file: string, split: readonly number[], seqs: readonly number[][], numLabels: number, cellMs: number): Promise<number> {
-  /** The model's RSS and PSS growth at load, as `inferkit serve` prints it (its state's `memory`: sessions opened and warmed up alone); NaN when absent. */
-  loadRssBytes: number;
-  loadPssBytes: number;
   const pool = await createSession(file, { worker: true, replicaThreads: split });
   const plan = { maxBatchSize: 8, sortByLength: true, padId: 0, tokenTypeIds: true, inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids', logitsName: 'logits', numLabels };
   const calls = slicesOf(seqs, evenSizes(seqs.length, split.length));
@@ -121,8 +131,53 @@ async function mergedPipeline(file: string, split: readonly number[], seqs: read
   }
 }
 
+/**
+ * The in-process limit's cells on the graph `file`: `mix` (sorted by length) cut into batches of 1, 8 and 32 (the
+ * least padding any batching of these texts can have), fed through `feedsOf`, on three configurations: one session
+ * with `cpus` intra-op threads spinning off, the same spinning on, and one 1-thread session per CPU, each in its own
+ * worker thread, taking the batches side by side. The best cell is the limit.
+ */
+export async function measureLimit(file: string, cpus: number, mix: readonly string[], feedsOf: (texts: readonly string[]) => OrtFeeds, cellMs: number, log: (line: string) => void): Promise<LimitCell[]> {
+  const limit: LimitCell[] = [];
+  const configs = [
+    { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
+    { config: 'spin on', open: () => createSession(file, { intraOpThreads: cpus, spinning: true }) },
+    ...(cpus > 1 ? [{ config: `${cpus}×1 replicas`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 }) }] : []),
+    // Replicas of a float graph share one mapped copy unpacked (shared-weights/); prepacked, each holds its own copy and runs faster.
+    ...(cpus > 1 ? [{ config: `${cpus}×1 replicas prepacked`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1, prepacking: true }) }] : []),
+  ];
+  for (const { config, open } of configs) {
+    const session = await open();
+    for (const batch of [1, 8, 32]) {
+      const feeds = Array.from({ length: mix.length / batch }, (_, k) => feedsOf(mix.slice(k * batch, (k + 1) * batch)));
+      // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
+      // once; replicas take them as they free up (one session runs them in turn).
+      const runAll = async (): Promise<void> => {
+        await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
+      };
+      const cpu0 = process.cpuUsage();
+      const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
+      const cpu = process.cpuUsage(cpu0);
+      // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
+      const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
+      limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
+      log(`raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
+    }
+    await session.release();
+  }
+  return limit;
+}
+
+/** Per cell the better of two limit passes (before and after the server rows): drift over the run cannot flatter a ratio. */
+export function betterPass(first: readonly LimitCell[], second: readonly LimitCell[]): LimitCell[] {
+  return first.map((a) => {
+    const b = second.find((x) => x.batch === a.batch && x.config === a.config) ?? a;
+    return { batch: a.batch, config: a.config, rate: Math.max(a.rate, b.rate), ms: Math.min(a.ms, b.ms), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
+  });
+}
+
 /** Raw sessions a lone request's batch-1 latency is compared with (in this thread, spinning off, as the server). */
-interface RawB1 {
+export interface RawB1 {
   /** One session with every thread (what the latency session or --replicas 1 runs). */
   all: OrtSession;
   /** One 1-thread session (what a lone request runs on when the latency session was dropped at load). */
@@ -137,9 +192,14 @@ async function rawBatch1(session: OrtSession, feeds: readonly OrtFeeds[], budget
   return m.median;
 }
 
-async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1): Promise<TokenCell> {
+/**
+ * One fresh `inferkit serve` of `isvc` (model `bert`): raw batch-1 medians on the load's texts, then the c=1 load,
+ * then the c=32 load (with /metrics, event-loop time and memory growth around it).
+ */
+export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1, prepack = false): Promise<TokenCell> {
   const memory0 = processMemory();
-  const server = await serve([isvc], { port: 0, loaders: defaultLoaders(), inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
+  const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
+  const server = await serve([isvc], { port: 0, loaders, inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
   try {
     const [state] = await server.loaded();
     if (!state.ready) {
@@ -177,6 +237,8 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
       busy: sessionsBusy(calls0, calls1, many.seconds, (server.inference.models[0]?.replicaThreads ?? [cpus]).length),
       rssBytes: memory1.rssBytes - memory0.rssBytes,
       pssBytes: (memory1.pssBytes ?? Number.NaN) - (memory0.pssBytes ?? Number.NaN),
+      loadRssBytes: state.memory?.rssGrowthBytes ?? Number.NaN,
+      loadPssBytes: state.memory?.pssGrowthBytes ?? Number.NaN,
     };
   } finally {
     await server.close();
@@ -184,8 +246,11 @@ async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2',
 }
 
 /** `RSS / PSS GiB (RSS× / PSS× the weights)`; PSS `–` where the OS does not tell it. */
-function memoryCell(rss: number, pss: number, weights: number): string {
+export function memoryCell(rss: number, pss: number, weights: number): string {
   const gib = (n: number) => (n / 2 ** 30).toFixed(2);
+  if (Number.isNaN(rss)) {
+    return '–';
+  }
   return Number.isNaN(pss) ? `${gib(rss)} / – (${formatRatio(rss, weights)})` : `${gib(rss)} / ${gib(pss)} (${formatRatio(rss, weights)} / ${formatRatio(pss, weights)})`;
 }
 
@@ -200,6 +265,11 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
   if (options.forecastOnly === true) {
     return { tables: [await forecast()] };
   }
+  if (options.families !== undefined && options.families.length > 0) {
+    // Imported here: that module uses this one's measuring functions.
+    const { familyLimitTable } = await import('./server-limit-families.js');
+    return { tables: [await familyLimitTable(options.families, { quick: options.quick === true, layers: options.layers, cellMs, cpus, log })] };
+  }
   const dir = await cachedBertRepo(shape);
   await ensureQuantizedBert(dir, shape);
   const contenders = await openTextContenders(dir, { threads: 1, peer: false });
@@ -209,48 +279,12 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const loadBefore = loadavg()[0];
       const file = join(dir, 'onnx', variant === 'int8' ? 'model_quantized.onnx' : 'model.onnx');
       const weightBytes = mappedWeights(file)?.bytes ?? statSync(file).size;
-      // Three in-process configurations, each fed the same 32-text mix the server gets, sorted by length
-      // and cut into batches of 1, 8 or 32 (the least padding any batching of these texts can have):
-      // one session with every thread, spinning off and on; and one 1-thread session per CPU, each in
-      // its own worker thread, taking the batches side by side. The best of them is the limit.
-      const measureLimit = async (): Promise<{ limit: LimitCell[] }> => {
-        const limit: LimitCell[] = [];
-        const configs = [
-          { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
-          { config: 'spin on', open: () => createSession(file, { intraOpThreads: cpus, spinning: true }) },
-          ...(cpus > 1 ? [{ config: `${cpus}×1 replicas`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 }) }] : []),
-        ];
-        for (const { config, open } of configs) {
-          const session = await open();
-          for (const batch of [1, 8, 32]) {
-            const feeds = Array.from({ length: mix.length / batch }, (_, k) => contenders.feeds(mix.slice(k * batch, (k + 1) * batch)));
-            // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
-            // once; replicas take them as they free up (one session runs them in turn).
-            const runAll = async (): Promise<void> => {
-              await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
-            };
-            const cpu0 = process.cpuUsage();
-            const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
-            const cpu = process.cpuUsage(cpu0);
-            // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
-            const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
-            limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
-            log(`  ${variant} raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
-          }
-      loadRssBytes: state.memory?.rssGrowthBytes ?? Number.NaN,
-      loadPssBytes: state.memory?.pssGrowthBytes ?? Number.NaN,
-          await session.release();
-        }
-        return { limit };
-      };
+      const measureLimitPass = async (): Promise<{ limit: LimitCell[] }> => ({ limit: await measureLimit(file, cpus, mix, contenders.feeds, cellMs, (l) => log(`  ${variant} ${l}`)) });
       // The limit is measured before the server rows and again after them; each cell keeps its better
       // pass (the limit is the best the machine did), so drift over the run cannot flatter the ratio.
       const mix = texts(32, 3).sort((a, b) => a.split(' ').length - b.split(' ').length);
-      const first = await measureLimit();
+      const first = await measureLimitPass();
       // The load's 16 texts twice: the 32 a concurrency-32 load keeps in the server.
-  if (Number.isNaN(rss)) {
-    return '–';
-  }
       const loadSeqs = [...texts(16, 11), ...texts(16, 11)].map((t) => Array.from(contenders.feeds([t]).input_ids.data as BigInt64Array, Number));
       const numLabels = Number((await contenders.raw.run(contenders.feeds([mix[0]]))).logits?.dims[2]);
       // The replicas the server plans for this model (one per thread, at most 4 unasked).
@@ -260,18 +294,26 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
       const pipelineFirst = await pipelineRate();
       log(`  ${variant} same-merge pipeline: ${formatNumber(pipelineFirst)} sentences/s`);
       const rows: string[][] = [];
-      const servers = [
-        { label: 'V1', protocol: 'v1' as const, replicas: undefined },
-        { label: 'V2', protocol: 'v2' as const, replicas: undefined },
-        { label: 'V1, --replicas 1', protocol: 'v1' as const, replicas: 1 },
+      // The default plan (fp32: one session with every thread; int8: replicas + latency session), and the other plan:
+      // fp32 replicas sharing one mapped copy unpacked, or each prepacking its own (--prepack, the plan before issue #25 item 6).
+      const servers: Array<{ label: string; protocol: 'v1' | 'v2'; replicas: number | undefined; prepack?: boolean }> = [
+        { label: 'V1', protocol: 'v1', replicas: undefined },
+        { label: 'V2', protocol: 'v2', replicas: undefined },
+        ...(variant === 'int8' || cpus < 2
+          ? [{ label: 'V1, --replicas 1', protocol: 'v1' as const, replicas: 1 }]
+          : [
+              { label: `V1, --replicas ${cpus}`, protocol: 'v1' as const, replicas: cpus },
+              { label: `V1, --replicas ${cpus} --prepack`, protocol: 'v1' as const, replicas: cpus, prepack: true },
+            ]),
       ];
+      const order = servers.length === 4 ? [0, 1, 2, 3, 3, 2, 1, 0] : [0, 1, 2, 2, 1, 0];
       // Rows run A B C C B A, each a fresh server, and are averaged: a trend over the run (load falling
       // after other work, warm-up) otherwise reads as a difference between rows (RESULTS.md round 5).
       const got = new Map<number, TokenCell[]>();
       const lone: RawB1 = { all: await createSession(file, { intraOpThreads: cpus }), one: await createSession(file, { intraOpThreads: 1 }), feeds: contenders.feeds };
       try {
-        for (const i of [0, 1, 2, 2, 1, 0]) {
-          const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs, lone);
+        for (const i of order) {
+          const cell = await measureTokenServer(manifest(dir, variant, servers[i].protocol), servers[i].protocol, servers[i].replicas, cpus, cellMs, lone, servers[i].prepack === true);
           log(`  ${variant} ${servers[i].label}: c=32 ${formatNumber(cell.rate)} sentences/s on ${formatNumber(cell.serverCores)} server cores (client ${formatNumber(cell.clientCores)}), live p99 ${formatNumber(cell.liveP99)} ms; c=1 p50 ${formatNumber(cell.p50)} ms`);
           got.set(i, [...(got.get(i) ?? []), cell]);
         }
@@ -279,12 +321,9 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
         await lone.all.release();
         await lone.one.release();
       }
-      const second = await measureLimit();
+      const second = await measureLimitPass();
       const pipeline = Math.max(pipelineFirst, await pipelineRate());
-      const limit = first.limit.map((a) => {
-        const b = second.limit.find((x) => x.batch === a.batch && x.config === a.config) ?? a;
-        return { batch: a.batch, config: a.config, rate: Math.max(a.rate, b.rate), ms: Math.min(a.ms, b.ms), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
-      });
+      const limit = betterPass(first.limit, second.limit);
       const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
       const leanest = limit.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
       servers.forEach(({ label }, i) => {
@@ -318,6 +357,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
           formatNumber(p50),
           `${formatNumber(b1All)} / ${Number.isNaN(b1One) ? '–' : formatNumber(b1One)}`,
           formatNumber(overB1),
+          memoryCell(mean((c) => c.loadRssBytes), mean((c) => c.loadPssBytes), weightBytes),
           memoryCell(mean((c) => c.rssBytes), mean((c) => c.pssBytes), weightBytes),
         ]);
       });
@@ -331,7 +371,7 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
         notes: [
           `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${budget.affinity} CPUs${busy ? ': the machine was busy (other processes held cores), so absolute numbers and ratios are noisy' : ''}.`,
           `Limit = raw onnxruntime-node runs on pre-tokenized tensors of the load's 32-text mix sorted by length and cut into batches of 1, 8 or 32 (the least padding any batching can have), median per batch size, measured before and after the server rows (the better of the two per cell): one session with ${cpus} intra-op threads, spinning off ${raw('spin off')}; spinning on ${raw('spin on')}${cpus > 1 ? `; ${cpus} one-thread sessions in worker threads taking batches side by side ${raw(`${cpus}×1 replicas`)}` : ''} sentences/s. The server runs with spinning off (its default).`,
-          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default one session replica per thread in its own worker thread, at most 4, plus a latency session with all threads for lone requests; the last row with --replicas 1, one session with all threads; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts: one socket per client writing pre-built requests and reading only the status and framing of each answer, as wrk does, so it takes as little of the machine as it can). Rows run in the order A B C C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching); replicas busy = the wall time the sessions' worker threads spent on runs (/metrics inferkit_model_compute_seconds_total) / (wall × replicas): what is left is replicas waiting for their next run, not CPU they lacked (a preempted run counts as busy). /v2/health/live probed every 10 ms on its own connection during that cell.`,
+          `Server = inferkit serve (defaultLoaders, ${cpus} threads planned: by default an fp32 model is one session with all threads in a worker thread (one prepacked copy of the weights), an int8 one gets one session replica per thread, at most 4, plus a latency session with all threads for lone requests; the last rows: fp32 with --replicas ${cpus} (the replicas and latency session map one copy of the weights, unpacked) and with --replicas ${cpus} --prepack (a packed copy per session: the plan before issue #25 item 6), int8 with --replicas 1; dynamic batching at its defaults) with one single-text request per call; ${cellMs} ms per cell, keep-alive HTTP on 127.0.0.1, load generator in a child process (bench/lib/load-process.ts: one socket per client writing pre-built requests and reading only the status and framing of each answer, as wrk does, so it takes as little of the machine as it can). Rows run in the order A B C C B A, or A B C D D C B A (a fresh server each time) and are averaged, the passes in brackets: cores, CPU and main-thread time and p50 are means, health p99 the worse pass. Server cores = the server process's CPU time (main + worker threads) / wall during the c=32 cell; client cores = the load generator's; main thread ms/req = the server's event-loop busy time per request (HTTP, JSON, tokenizing, batching); replicas busy = the wall time the sessions' worker threads spent on runs (/metrics inferkit_model_compute_seconds_total) / (wall × replicas): what is left is replicas waiting for their next run, not CPU they lacked (a preempted run counts as busy). /v2/health/live probed every 10 ms on its own connection during that cell.`,
           `Same-merge pipeline: inferkit's run path in this process without HTTP (runTokenLogits: sorted by length, runs of at most 8 texts, run-ahead) on the replicas the server plans (${split.join(' + ')} threads), fed one overlapping call per replica, together holding the load's 32 texts, as the server's merged calls are at concurrency 32 (texts per merged call from /metrics inferkit_batch_size); the better of a pass before and after the rows. Limit / pipeline is what the batch composition costs (a merge sees only the texts queued at that moment, the limit sorts all 32); pipeline / server is what HTTP, JSON, tokenizing and the load generator cost.`,
           `CPU µs per sentence: the server process's CPU time (all threads) during the c=32 cell / sentences answered, against raw ORT's leanest CPU time per sentence. On a shared machine this is steadier than sentences/s: it does not count time the process spent waiting for a core. Raw b1 ms: the median of batch-1 runs, one at a time, cycling through the c=1 load's 16 texts, measured right before each c=1 cell (the server idle) on one session with all threads (what the latency session or --replicas 1 runs) and on one 1-thread session (what a lone request runs on when the latency session was dropped at load); the last column is the mean over passes of each pass's p50 minus its faster raw batch-1 (all threads only for --replicas 1).`,
           `Model memory at load: what inferkit serve prints per model and /inferkit/v1/services reports (state.memory): the process's RSS and PSS growth while the model's sessions opened and made their load-time runs, no other model's doing so meanwhile (src/runtime/model-memory/). After c=32: the growth of this process's RSS and PSS (/proc/self/smaps_rollup) from before the server started to the end of its c=32 cell, averaged over passes, against the graph's weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB). A model's sessions map one copy of its weights (src/runtime/shared-weights/): PSS counts it once, RSS once per session that mapped it. Memory a closed server freed but the allocator kept can make a later pass's growth read low.`,
@@ -352,11 +392,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const i = argv.indexOf(flag);
     return i >= 0 ? Number(argv[i + 1]) : undefined;
   };
-  runServerLimitBench({ quick: argv.includes('--quick'), layers: num('--layers'), cellMs: num('--cell-ms'), threads: num('--threads'), forecastOnly: argv.includes('--forecast-only'), log: (l) => process.stderr.write(`${l}\n`) })
+  const families = parseFamilies(argv.filter((_, i) => argv[i - 1] === '--family'));
+  runServerLimitBench({ quick: argv.includes('--quick'), layers: num('--layers'), cellMs: num('--cell-ms'), threads: num('--threads'), forecastOnly: argv.includes('--forecast-only'), families, log: (l) => process.stderr.write(`${l}\n`) })
     .then((r) => process.stdout.write(`${r.tables.map(renderTable).join('\n\n')}\n`))
     .catch((e: unknown) => {
       process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
       process.exitCode = 1;
-          memoryCell(mean((c) => c.loadRssBytes), mean((c) => c.loadPssBytes), weightBytes),
     });
 }
