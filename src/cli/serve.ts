@@ -168,7 +168,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
   const plan = server.inference;
   const quota = plan.cpus.quota !== undefined ? `, cgroup quota ${plan.cpus.quota} CPUs` : '';
   console.error(
-    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}; float weights ${opts.prepack === true ? 'prepacked by every session (--prepack)' : 'shared by a model\'s sessions'}`,
+    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}; weights ${opts.prepack === true ? 'prepacked by every session (--prepack)' : 'one copy per float model (one session, or replicas sharing one mapped copy)'}`,
   );
   console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
   for (const m of server.models()) {
@@ -228,9 +228,9 @@ export function registerServeCommand(program: Command): void {
     .option('--max-texts-per-request <n>', `most texts in one token-classification request; beyond it 400 (default ${DEFAULT_LIMITS.maxTextsPerRequest})`)
     .option('--max-tokens-per-request <n>', `most tokens in one token-classification request, each text counted as at most its length + 2 (default ${DEFAULT_LIMITS.maxTokensPerRequest})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
-    .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: token classification one per thread, at most 4, Chronos-Bolt 1; 1 = one session with all threads, the fastest single request; per service: annotation serving.inferkit.dev/replicas)')
+    .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default 1 = one session with all threads: the fastest single request and one copy of the weights; int8 token classification (--quantized) one per thread, at most 4; per service: annotation serving.inferkit.dev/replicas)')
     .option('--no-latency-session', 'no extra all-threads session for lone requests beside the replicas (saves one copy of the weights; a lone request then runs on one replica)')
-    .option('--prepack', 'let every session of a float model prepack its MatMul weights: a private copy of the weights per replica and latency session, for 1.1-2x faster runs (default: the replicas share one memory-mapped copy; see src/runtime/shared-weights/README.md)', false)
+    .option('--prepack', 'let every session of a float model prepack its MatMul weights: a private copy of the weights per replica and latency session, for 1.1-2x faster runs (default: the replicas of a float model share one memory-mapped copy, unpacked; see src/runtime/shared-weights/README.md)', false)
     .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)
     .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)
     .action(async (files: string[], opts: ServeCommandOptions) => {

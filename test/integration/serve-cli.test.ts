@@ -38,7 +38,7 @@ describe('inferkit serve (child process)', () => {
     expect(output.text).not.toMatch(/FAILED/);
     // The process's memory once the models are up (RSS, and PSS where Linux tells it).
     await waitForText(proc, output, /memory: RSS \d+\.\d\d GiB(, PSS \d+\.\d\d GiB)? for 2 models/, 5_000);
-    expect(output.text).toContain("float weights shared by a model's sessions");
+    expect(output.text).toContain('weights one copy per float model (one session, or replicas sharing one mapped copy)');
     const failure = (what: string) => `${what}; serve output:\n${output.text}`;
 
     const v1 = await http(url, '/v1/models/bert:predict', {
@@ -73,7 +73,7 @@ describe('inferkit serve (child process)', () => {
     proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
     const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
     await waitForText(proc, output, /models loaded:/, 30_000);
-    expect(output.text).toContain('float weights prepacked by every session (--prepack)');
+    expect(output.text).toContain('weights prepacked by every session (--prepack)');
     const host = 'chronos-forecast.forecasting.example.com';
     const body = { model: 'chronos-bolt', inputs: [{ type: 'univariate_time_series', name: 's', series: [1, 2, 3, 1, 2, 3], frequency: 'D' }], options: { horizon: 2 } };
     const key = { authorization: 'Bearer k-test-123' };
