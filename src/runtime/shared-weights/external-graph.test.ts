@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
-import { createLocalSession, float32Tensor } from '../ort.js';
+import { createLocalSession, float32Tensor, tensorOf } from '../ort.js';
 import { externalizedGraph, shareableModel } from './external-graph.js';
 import { mappedWeights } from './mapped-weights.js';
 
@@ -22,6 +22,16 @@ function inlineMlp(): Uint8Array {
   const small = g.initializer('small', { type: 'float32', dims: [4], data: Float32Array.of(1, 2, 3, 4) });
   g.output(g.op('Identity', [h], {}, 'y'), 'float32', ['batch', WIDTH]);
   g.output(g.op('Identity', [small], {}, 'small_out'), 'float32', [4]);
+  return g.toBytes();
+}
+
+/** An int8 graph (MatMulInteger, 9 MiB of inline int8 weights), as `model_quantized.onnx` files hold them. */
+function inlineInt8(): Uint8Array {
+  const g = new OnnxGraphBuilder();
+  const n = 3072;
+  const w = g.int8('w', Int8Array.from({ length: n * n }, (_, i) => ((i * 7919) % 255) - 127), [n, n]);
+  const x = g.input('x', 'uint8', [1, n]);
+  g.output(g.op('MatMulInteger', [x, w], {}, 'y'), 'int32', [1, n]);
   return g.toBytes();
 }
 
@@ -58,6 +68,23 @@ describe('externalizedGraph: a graph with inline weights, rewritten once so that
     }
     // Made once: the next load finds it.
     expect(await externalizedGraph(source, cache)).toBe(path);
+  });
+
+  it('copies an int8 graph too (its sessions still prepack: mappedWeights says quantized); the copy answers the same', async () => {
+    const int8 = join(dir, 'int8.onnx');
+    writeFileSync(int8, inlineInt8());
+    const copy = await externalizedGraph(int8, join(dir, 'cache-int8'));
+    expect(copy).toBeDefined();
+    expect(mappedWeights(copy as string)?.quantized).toBe(true);
+    const x = () => ({ x: tensorOf('uint8', Uint8Array.from({ length: 3072 }, (_, i) => i % 251), [1, 3072]) });
+    const a = await createLocalSession(int8);
+    const b = await createLocalSession(copy as string);
+    try {
+      expect(Array.from((await b.run(x())).y.data as Int32Array)).toEqual(Array.from((await a.run(x())).y.data as Int32Array));
+    } finally {
+      await a.release();
+      await b.release();
+    }
   });
 
   it('leaves alone what it cannot or need not share', async () => {
