@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Names one folder per run where the tarball tests share one `npm pack` (test/integration/packed-tarball.ts).
+    globalSetup: ['test/integration/pack-dir.global-setup.ts'],
   },
 });

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerPackageJson, outputsOf } from './package-install-helpers.js';
+import { expectKilledRunLeavesNoKernel } from './killed-kernel.js';
+import { packedTarball } from './packed-tarball.js';
 import { runGroup } from './run-group.js';
-import { alive } from '../fixtures/processes.js';
 
 /**
  * Deno's Jupyter kernel (issue #26, item 7): the packed tarball installed into an empty folder (no overrides), a
@@ -35,16 +35,24 @@ interface Cell {
 
 const joined = (v: unknown): string => (Array.isArray(v) ? v.join('') : typeof v === 'string' ? v : '');
 
+/** A notebook of one code cell for the inferkit Deno kernel. */
+const notebook = (id: string, source: string): string =>
+  JSON.stringify({
+    cells: [{ cell_type: 'code', id, execution_count: null, metadata: {}, outputs: [], source }],
+    metadata: { kernelspec: { display_name: 'Deno (inferkit)', language: 'typescript', name: KERNEL } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  });
+
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'inferkit-deno-'));
   app = join(work, 'app');
   const home = join(work, 'home');
   await mkdir(app);
   await mkdir(home);
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
-  const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
+  const tarball = await packedTarball(REPO, ENV, work);
   await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(), null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename)], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
+  await run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
   // The README's deno.json: Deno resolves bare specifiers from the folder's package.json and node_modules.
   await writeFile(join(app, 'deno.json'), `${JSON.stringify({ nodeModulesDir: 'manual' }, null, 2)}\n`);
   await copyFile(join(REPO, 'notebooks/deno/01-forecast.ipynb'), join(app, '01-forecast.ipynb'));
@@ -117,15 +125,7 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
 
   it("a cell ending with a Frame shows its table: Deno's kernel calls Symbol.for('Jupyter.display')", { timeout: 240_000 }, async () => {
     const source = 'import { Frame } from "inferkit";\nFrame.fromRows([{ id: "a", y: 1.5 }, { id: "b", y: 2 }])';
-    await writeFile(
-      join(app, 'frame.ipynb'),
-      JSON.stringify({
-        cells: [{ cell_type: 'code', id: 'frame', execution_count: null, metadata: {}, outputs: [], source }],
-        metadata: { kernelspec: { display_name: 'Deno (inferkit)', language: 'typescript', name: KERNEL } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      }),
-    );
+    await writeFile(join(app, 'frame.ipynb'), notebook('frame', source));
     // Deno 2.9's kernel may publish the cell's "idle" before its result (measured: 1 small result in 30 lost at
     // load 19 on 2 cores); nbclient then drops the result. That is Deno's race, so a run without output is retried.
     let outputs: Cell['outputs'] = [];
@@ -165,32 +165,8 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
   it('a killed headless run (a CI timeout) leaves no Deno kernel running', { timeout: 240_000 }, async () => {
     const pidFile = join(work, 'deno-kernel.pid');
     const source = `await Deno.writeTextFile(${JSON.stringify(pidFile)}, String(Deno.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`;
-    await writeFile(
-      join(app, 'hang.ipynb'),
-      JSON.stringify({
-        cells: [{ cell_type: 'code', id: 'hang', execution_count: null, metadata: {}, outputs: [], source }],
-        metadata: { kernelspec: { display_name: 'Deno (inferkit)', language: 'typescript', name: KERNEL } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      }),
-    );
-    let group = 0;
-    const running = runGroup(PY, ['-m', 'nbconvert', '--to', 'notebook', '--execute', '--output', 'hang-run.ipynb', 'hang.ipynb'], { cwd: app, env: jupyterEnv, timeoutMs: 200_000, onStart: (g) => (group = g) });
-    for (let i = 0; i < 1200 && !existsSync(pidFile); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const kernel = Number(await readFile(pidFile, 'utf8'));
-    expect(alive(kernel)).toBe(true);
+    await writeFile(join(app, 'hang.ipynb'), notebook('hang', source));
     // What a CI timeout does: kill the runner's whole process group. The kernel lives in its own session.
-    process.kill(-group, 'SIGKILL');
-    await running;
-    for (let i = 0; i < 150 && alive(kernel); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const left = alive(kernel);
-    if (left) {
-      process.kill(kernel, 'SIGKILL');
-    }
-    expect(left, `Deno kernel ${kernel} still running`).toBe(false);
+    await expectKilledRunLeavesNoKernel({ command: PY, args: ['-m', 'nbconvert', '--to', 'notebook', '--execute', '--output', 'hang-run.ipynb', 'hang.ipynb'], cwd: app, env: jupyterEnv, pidFile, kernel: 'Deno' });
   });
 });

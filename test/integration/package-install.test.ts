@@ -7,13 +7,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { consumerPackageJson, notebookJson, outputsOf } from './package-install-helpers.js';
+import { packedTarball } from './packed-tarball.js';
 import { http } from './server-http.js';
 
 /**
  * The package as a user gets it: `npm pack` (prepack builds dist/), the tarball installed into an empty
  * folder with the package.json the README tells a consumer to write, then the CLI, a Node ESM import
  * and a tslab notebook run there. Pack + install happen once (the install of onnxruntime-node takes a
- * while; the npm cache is reused).
+ * while; the npm cache is reused); the pack is shared with the other tarball tests of the run (packed-tarball.ts).
  */
 const run = promisify(execFile);
 const REPO = process.cwd();
@@ -35,12 +36,11 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'inferkit-pkg-'));
   app = join(work, 'app');
   await mkdir(app);
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, maxBuffer: 64 * 1024 * 1024 });
-  const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
+  const tarball = await packedTarball(REPO, ENV, work);
   await writeFile(join(app, 'package.json'), JSON.stringify(consumerPackageJson(), null, 2));
   // The README's command, install scripts included: onnxruntime-node's is skipped by its documented switch
   // (it would fetch CUDA libraries; without the switch an offline install fails), the rest run.
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', join(work, filename), TSLAB], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball, TSLAB], { cwd: app, env: { ...ENV, ONNXRUNTIME_NODE_INSTALL: 'skip' }, maxBuffer: 64 * 1024 * 1024 });
   installLog = `${installed.stdout}\n${installed.stderr}`;
 }, PACK_AND_INSTALL_TIMEOUT_MS);
 
