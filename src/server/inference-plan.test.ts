@@ -45,10 +45,16 @@ function service(name: string, opts: { args?: string[]; cpu?: string; annotation
 }
 
 describe('planInference', () => {
-  it('gives one model every CPU, in a worker thread, spinning off: a float graph as one session (one copy of its weights)', () => {
-    const plan = planInference([service('ner')], {}, BUDGET);
-    expect(plan).toMatchObject({ threads: 8, source: 'affinity', warnings: [] });
-    expect(plan.models).toEqual([{ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [8] }]);
+  it('gives one model every CPU, in a worker thread, spinning off: a float graph as one session (one copy of its weights) up to 4 threads, then one replica per 4', () => {
+    const plan = planInference([service('ner')], { threads: 4 }, BUDGET);
+    expect(plan).toMatchObject({ threads: 4, source: 'option', warnings: [] });
+    expect(plan.models).toEqual([{ threads: 4, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [4] }]);
+    const float = (threads: number) => planInference([service('ner')], { threads }, BUDGET).models[0]?.replicaThreads;
+    expect([1, 2, 3].map(float)).toEqual([[1], [2], [3]]);
+    expect(float(8)).toEqual([4, 4]);
+    expect(float(6)).toEqual([3, 3]);
+    expect(float(32)).toEqual([8, 8, 8, 8]);
+    expect(planInference([service('ner')], {}, BUDGET).models[0]).toEqual({ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [4, 4], latencyThreads: 8 });
     // --replicas asks for replicas of a float graph.
     expect(planInference([service('ner')], { replicas: 4 }, BUDGET).models[0]).toEqual({ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2], latencyThreads: 8 });
   });

@@ -22,7 +22,7 @@ export interface InferenceOptions {
    * shared out among them). `1` = one session with all its threads: the fastest single request, and one
    * (prepacked) copy of the weights.
    * @default an int8 token-classification graph (the quantized variant): up to {@link MAX_DEFAULT_REPLICAS}, one
-   * per thread of the model's share; a float one and Chronos-Bolt: 1 (see {@link defaultReplicas})
+   * per thread of the model's share; a float one: 1 up to 4 threads, then one per 4; Chronos-Bolt: 1 (see {@link defaultReplicas})
    */
   replicas?: number;
   /**
@@ -39,16 +39,24 @@ export interface InferenceOptions {
  */
 export const MAX_DEFAULT_REPLICAS = 4;
 
+/** Most threads the default plan gives one session of a float token-classification graph; a larger share gets replicas of about this many. */
+export const FLOAT_SESSION_MAX_THREADS = 4;
+
 /**
- * Replicas a model gets unless asked: an int8 token classifier, {@link MAX_DEFAULT_REPLICAS}; everything else one
- * session with all the model's threads. For a float graph one session holds one prepacked copy of the weights
- * (BERT-base: RSS 0.95× the weights), where replicas need either a prepacked copy each or, sharing one mapped
- * copy, unpacked weights (0.5× speed at batch 1, RSS counting the mapping once per session); at c=32 one
- * session served as many sentences/s as those replicas (src/runtime/shared-weights/README.md). Chronos-Bolt:
- * on single-series load replicas did not beat one session (bench/RESULTS.md round 5).
+ * Replicas a model gets unless asked, given its share of `threads`: an int8 token classifier,
+ * {@link MAX_DEFAULT_REPLICAS}; a float one, one session while the share is at most
+ * {@link FLOAT_SESSION_MAX_THREADS} threads, else one replica per that many (at most {@link MAX_DEFAULT_REPLICAS}: one
+ * session's intra-op threads stop paying off long before 16, and those replicas share one mapped copy of the weights);
+ * everything else one session. For a float graph one session holds one prepacked copy of the weights (BERT-base: RSS
+ * 0.92–0.95× the weights), where replicas need either a prepacked copy each or, sharing one mapped copy, unpacked
+ * weights (0.5× speed at batch 1, RSS counting the mapping once per session; src/runtime/shared-weights/README.md).
+ * Chronos-Bolt: on single-series load replicas did not beat one session (bench/RESULTS.md round 5).
  */
-export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVariant | undefined): number {
-  return task === 'token_classification' && variant === 'quantized' ? MAX_DEFAULT_REPLICAS : 1;
+export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVariant | undefined, threads = 1): number {
+  if (task !== 'token_classification') {
+    return 1;
+  }
+  return variant === 'quantized' ? MAX_DEFAULT_REPLICAS : Math.min(MAX_DEFAULT_REPLICAS, Math.ceil(threads / FLOAT_SESSION_MAX_THREADS));
 }
 
 /** Replicas of a model with `threads`, and the latency session when its replicas have fewer threads than it. */
@@ -175,7 +183,7 @@ export function planInference(services: readonly PlannedService[], options: Infe
       }
     }
     const limit = limits[i];
-    const replicas = ownReplicas(s) ?? options.replicas ?? defaultReplicas(s.task, variant);
+    const replicas = ownReplicas(s) ?? options.replicas ?? defaultReplicas(s.task, variant, threads[i]);
     const split = worker && hasReplicableSession(s) && threads[i] > 0 ? replicaPlan(threads[i], replicas, options.latencySession !== false) : {};
     return { threads: threads[i], worker, spinning, ...(limit !== undefined ? { cpuLimit: limit } : {}), ...(variant ? { onnxVariant: variant } : {}), ...split };
   });
