@@ -39,19 +39,21 @@ afterEach(async () => {
   }
 });
 
+/** Starts `inferkit serve ARGS` as a child process (killed after the test) and waits for its URL; stdout and stderr go to `output`. */
+async function startServe(args: readonly string[], env: Record<string, string>): Promise<{ proc: ChildProcess; output: { text: string }; url: string }> {
+  const proc = spawn(TSX, [MAIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = proc;
+  const output = { text: '' };
+  proc.stdout?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+  proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+  const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+  return { proc, output, url };
+}
+
 describe('inferkit serve (child process)', () => {
   it('serves the two examples on a free port, answers V1 and forecast by Host, and exits 0 on SIGINT', async () => {
     cache = await mkdtemp(join(tmpdir(), 'inferkit-serve-cli-'));
-    const proc = spawn(TSX, [MAIN, 'serve', 'examples/token-classification.yaml', 'examples/forecast.yaml', '--port', '0'], {
-      env: { ...process.env, INFERKIT_CACHE: cache, INFERKIT_OFFLINE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const output = { text: '' };
-    proc.stdout?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-    proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-
-    const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    const { proc, output, url } = await startServe(['examples/token-classification.yaml', 'examples/forecast.yaml', '--port', '0'], { INFERKIT_CACHE: cache, INFERKIT_OFFLINE: '1' });
     await waitForText(proc, output, /models loaded:/, 30_000);
     expect(output.text).not.toMatch(/FAILED/);
     // The process's memory once the models are up (RSS, and PSS where Linux tells it).
@@ -82,14 +84,7 @@ describe('inferkit serve (child process)', () => {
   }, 75_000);
 
   it('--api-key and --allowed-host reach the server: no key is a 401, the key passes, liveness stays open, a foreign Host is refused unless allowed', async () => {
-    const proc = spawn(TSX, [MAIN, 'serve', 'examples/forecast.yaml', '--port', '0', '--api-key', 'k-test-123', '--allowed-host', 'models.lan', '--max-json-depth', '8', '--prepack'], {
-      env: { ...process.env, INFERKIT_API_KEY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const output = { text: '' };
-    proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-    const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    const { proc, output, url } = await startServe(['examples/forecast.yaml', '--port', '0', '--api-key', 'k-test-123', '--allowed-host', 'models.lan', '--max-json-depth', '8', '--prepack'], { INFERKIT_API_KEY: '' });
     await waitForText(proc, output, /models loaded:/, 30_000);
     expect(output.text).toContain('weights prepacked by every session (--prepack)');
     const host = 'chronos-forecast.forecasting.example.com';
@@ -111,15 +106,7 @@ describe('inferkit serve (child process): memory per model at start-up', () => {
     cache = await mkdtemp(join(tmpdir(), 'inferkit-serve-memory-'));
     const file = join(cache, 'models.yaml');
     await writeFile(file, [tokenService('ner-a'), tokenService('ner-b')].join('---\n'));
-    const proc = spawn(TSX, [MAIN, 'serve', file, 'examples/forecast.yaml', '--port', '0'], {
-      env: { ...process.env, INFERKIT_CACHE: join(cache, 'cache'), INFERKIT_OFFLINE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const output = { text: '' };
-    proc.stdout?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-    proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-    const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    const { proc, output, url } = await startServe([file, 'examples/forecast.yaml', '--port', '0'], { INFERKIT_CACHE: join(cache, 'cache'), INFERKIT_OFFLINE: '1' });
     await waitForText(proc, output, /memory: RSS \d+\.\d\d GiB(, PSS \d+\.\d\d GiB)? for 3 models/, 45_000);
     expect(output.text).not.toMatch(/FAILED/);
 
