@@ -1,15 +1,16 @@
+import { formatGiB } from '../shared-weights/process-memory.js';
 import type { ModelMemory } from './model-memory.js';
 
 /** Signed size: `+0.42 GiB` from 0.1 GiB up, else `+12 MiB`. */
 export function formatGrowth(bytes: number): string {
   const sign = bytes < 0 ? '-' : '+';
   const abs = Math.abs(bytes);
-  return abs >= 0.1 * 2 ** 30 ? `${sign}${(abs / 2 ** 30).toFixed(2)} GiB` : `${sign}${Math.round(abs / 2 ** 20)} MiB`;
+  return abs >= 0.1 * 2 ** 30 ? `${sign}${formatGiB(abs)}` : `${sign}${Math.round(abs / 2 ** 20)} MiB`;
 }
 
 function size(bytes: number): string {
   if (bytes >= 0.1 * 2 ** 30) {
-    return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+    return formatGiB(bytes);
   }
   return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }

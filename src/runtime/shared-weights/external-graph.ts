@@ -4,7 +4,6 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
-import type { SessionOptions } from '../ort-types.js';
 import { mappedWeights } from './mapped-weights.js';
 import { removeStaleExternalCopies } from './stale-external-copies.js';
 import { externalCopyInWorker } from '../worker/external-copy.js';
@@ -82,17 +81,15 @@ function copyPlace(model: string | Uint8Array, cacheDir: string): { dir: string;
 }
 
 /**
- * The graph the `sessions` worker-thread sessions of one model should open: for a graph file with its weights
- * inline, its external-data copy in the model cache ({@link externalizedGraph}); else `model` itself (also when
- * the copy cannot be made). ORT maps external weights: several unpacked sessions read one copy, and a session that
- * prepacks drops the mapping once packed. Inline weights are parsed into the worker's malloc arena, which keeps
- * them after packing (BERT-base, one prepacked session in a worker: RSS 1.7× the weights inline, 0.95× from
- * the copy). `options` and `sessions` do not change the answer: any number of sessions, prepacked or not, gains.
+ * The graph a model's worker-thread sessions should open (one session or a pool, prepacked or not): for a graph
+ * file with its weights inline, its external-data copy in the model cache ({@link externalizedGraph}); else `model`
+ * itself (also when the copy cannot be made). ORT maps external weights: several unpacked sessions read one copy,
+ * and a session that prepacks drops the mapping once packed. Inline weights are parsed into the worker's malloc
+ * arena, which keeps them after packing (BERT-base, one prepacked session in a worker: RSS 1.7× the weights inline,
+ * 0.95× from the copy).
  */
-export async function shareableModel(model: string | Uint8Array, options: SessionOptions, sessions: number, cacheDir?: string): Promise<string | Uint8Array> {
-  void options;
-  const cache = cacheDir ?? envCacheDir();
-  const place = sessions < 1 ? undefined : copyPlace(model, cache);
+export async function shareableModel(model: string | Uint8Array, cacheDir: string = envCacheDir()): Promise<string | Uint8Array> {
+  const place = copyPlace(model, cacheDir);
   if (place === undefined || typeof model !== 'string') {
     return model;
   }
@@ -101,7 +98,7 @@ export async function shareableModel(model: string | Uint8Array, options: Sessio
   }
   try {
     // Made in a worker that exits: the split's whole-file buffers do not wait in this heap for a full GC.
-    return (await externalCopyInWorker(model, cache)) ?? model;
+    return (await externalCopyInWorker(model, cacheDir)) ?? model;
   } catch {
     return model;
   }

@@ -224,7 +224,7 @@ export class WorkerSessionPool implements OrtSession {
 /** Opens `threads.length` replicas of `model` (see {@link WorkerSessionPool}); rejects with the load error. */
 export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[], latencyThreads?: number): Promise<WorkerSessionPool> {
   // A graph with inline weights is opened from its external-data copy (made once), so its sessions share them.
-  const graph = await shareableModel(model, options, threads.length + (latencyThreads !== undefined ? 1 : 0));
+  const graph = await shareableModel(model);
   const pool = new WorkerSessionPool(graph, options, threads, latencyThreads);
   await pool.start();
   return pool;

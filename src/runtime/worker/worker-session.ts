@@ -245,7 +245,7 @@ export class WorkerSession implements OrtSession {
  * keeps one copy of the weights, not the parsed inline ones beside the packed ones.
  */
 export async function createWorkerSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<WorkerSession> {
-  const session = new WorkerSession(await shareableModel(model, options, 1), options);
+  const session = new WorkerSession(await shareableModel(model), options);
   await session.start();
   return session;
 }
