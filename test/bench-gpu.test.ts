@@ -7,6 +7,7 @@ import { chronos2Tensors } from '../bench/gpu/checkpoints.js';
 import { robertaTensors } from '../bench/lib/roberta-checkpoint.js';
 import { BUILT_FAMILIES } from '../bench/gpu/families.js';
 import { measureModel, outputDiff } from '../bench/gpu/measure.js';
+import { parsePlan } from '../bench/gpu/threads.js';
 
 const CONFORMANCE = join(process.cwd(), '../shared/conformance');
 
@@ -64,4 +65,30 @@ describe('gpu-bench checkpoint generators', () => {
       await rm(root, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('the WordPiece families (DistilBERT without token types, ELECTRA, BERT int8) build at rehearsal size and run with the shared token feeds', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'inferkit-gpu-bench-test-'));
+    try {
+      for (const key of ['distilbert', 'electra', 'bert-int8']) {
+        const fam = BUILT_FAMILIES.find((f) => f.key === key);
+        if (fam === undefined) {
+          throw new Error(`no ${key} family`);
+        }
+        const p = await fam.prepare(root, true);
+        const rows = await measureModel({ name: p.name, bytes: p.graphPath, feeds: (b) => fam.feeds(b, true), batches: [2], unit: fam.unit }, { providers: ['cpu'], runBudgetMs: 0, log: () => undefined });
+        expect(rows.find((r) => r.batch === 2)?.ms, key).toBeGreaterThan(0);
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+describe('gpu-bench --threads plans', () => {
+  it('reads SESSIONSxTHREADS, u for unpacked (mapped) sessions, @N for texts per run, and names a bad plan', () => {
+    expect(parsePlan('4x4')).toEqual([4, 4, false, 8]);
+    expect(parsePlan('16x1u@2')).toEqual([16, 1, true, 2]);
+    expect(() => parsePlan('4by4')).toThrow(/--plans 4by4: expected SESSIONSxTHREADS/);
+  });
+});
+

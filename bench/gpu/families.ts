@@ -11,6 +11,7 @@ import type { CheckpointTask } from '../../src/checkpoint/architectures.js';
 import { writeDebertaCheckpoint } from '../lib/deberta-checkpoint.js';
 import { parameterCount, timesFm20Tensors, timesFm25Tensors, writeTimesFm20Checkpoint, writeTimesFm25Checkpoint, type TimesFm20Shape } from '../lib/timesfm-checkpoint.js';
 import { writeRobertaCheckpoint } from '../lib/roberta-checkpoint.js';
+import { writeFamilyCheckpoint } from '../lib/family-checkpoints.js';
 import { CHRONOS_2_BASE, chronos2Tensors, writeChronos2Checkpoint, type Chronos2Shape } from './checkpoints.js';
 
 /** What preparing a family produced (printed as JSON by the `--prepare` child). */
@@ -36,16 +37,16 @@ export interface BuiltFamily {
 
 const SEQ = 128;
 /** Vocabulary sizes [real, rehearsal]. */
-const VOCABS = { deberta: [128100, 2500], roberta: [50265, 3000], xlmr: [250002, 3000] } as const;
+const VOCABS = { deberta: [128100, 2500], roberta: [50265, 3000], xlmr: [250002, 3000], bert: [30522, 30522] } as const;
 const CONTEXT = 512;
 const FUTURE = 64;
 
-async function built(key: string, name: string, root: string, task: CheckpointTask, write: (dir: string) => number): Promise<Prepared> {
+async function built(key: string, name: string, root: string, task: CheckpointTask, write: (dir: string) => number, variant?: string): Promise<Prepared> {
   const dir = join(root, key);
   const t0 = performance.now();
   const bytes = write(dir);
   const t1 = performance.now();
-  const r = await resolveModelGraph(dir, { task, onnxGraphs: [], files: { required: ['config.json'] }, cacheDir: join(root, 'graphs') });
+  const r = await resolveModelGraph(dir, { task, onnxGraphs: [], files: { required: ['config.json'] }, cacheDir: join(root, 'graphs'), ...(variant !== undefined ? { variant } : {}) });
   return { key, name, graphPath: r.graphPath, parameters: bytes / 4, generateS: (t1 - t0) / 1000, buildS: (performance.now() - t1) / 1000 };
 }
 
@@ -115,6 +116,19 @@ function encoder(key: 'deberta-v3' | 'roberta' | 'xlm-r', label: string, vk: key
   };
 }
 
+/** BERT, DistilBERT and ELECTRA (BERT's WordPiece vocabulary); `int8`: the graph built with dynamic int8 MatMul weights. */
+function wordPiece(family: 'bert' | 'distilbert' | 'electra', label: string, variant?: 'int8'): BuiltFamily {
+  const key = `${family}${variant === undefined ? '' : `-${variant}`}`;
+  return {
+    key, unit: 'sentences', batches: [1, 8, 32], feeds: tokenFeeds('bert'),
+    prepare: (root, quick) => {
+      const layers = quick ? 2 : family === 'distilbert' ? 6 : 12;
+      return built(key, `${label} built${variant === undefined ? '' : ` (${variant})`} (${layers} layers, hidden 768, vocab 30522; ${SEQ} tokens)`, root, 'token-classification',
+        (dir) => writeFamilyCheckpoint(family, dir, layers, VOCABS.bert[0]), variant);
+    },
+  };
+}
+
 /** Every family of `--families`, in the order they are measured. */
 export const BUILT_FAMILIES: readonly BuiltFamily[] = [
   timesFm('2.0'),
@@ -137,4 +151,8 @@ export const BUILT_FAMILIES: readonly BuiltFamily[] = [
   encoder('deberta-v3', 'DeBERTa-v3-base token classifier', 'deberta'),
   encoder('roberta', 'RoBERTa-base token classifier', 'roberta'),
   encoder('xlm-r', 'XLM-R-base token classifier', 'xlmr'),
+  wordPiece('bert', 'BERT-base token classifier'),
+  wordPiece('bert', 'BERT-base token classifier', 'int8'),
+  wordPiece('distilbert', 'DistilBERT-base token classifier'),
+  wordPiece('electra', 'ELECTRA-base token classifier'),
 ];

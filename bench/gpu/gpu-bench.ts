@@ -12,6 +12,9 @@
  * `--quick` (small shapes, for a rehearsal), `--cpu-only`, `--jobs N` (parallel preparations), `--budget-s S`
  * (skip what is left after S seconds), `--run-ms M` (timed runs per batch after the first 3), `--batches 1,64`
  * (instead of each family's), `--placements` (GPU sessions log verbosely: ORT then lists the nodes each provider runs).
+ * `--threads` (alone or after `--families`): CPU thread plans of one BERT-base on all cores (bench/gpu/threads.ts;
+ * `--plans 1x16,4x4u,16x1u@2`, `--threads-s S` per plan, `--label 4-cores` names the output files and the
+ * machine line, for runs under `taskset`).
  *
  * Bundled to one file by `bench/gpu/prepare.sh` so it runs on a machine that has only `node`.
  */
@@ -21,6 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { resolveModelGraph } from '../../src/checkpoint/resolve-model-graph.js';
 import { buildBertTokenClassifier } from '../../src/onnx/bert-token-classifier.js';
@@ -28,9 +32,10 @@ import { buildChronosBoltLike } from '../../src/onnx/chronos-bolt.js';
 import { BOLT_BASE, writeBoltCheckpoint } from '../lib/bolt-checkpoint.js';
 import { BUILT_FAMILIES, tokenTensors, type Prepared } from './families.js';
 import { measureModel, resultLines, type BenchModel, type Row } from './measure.js';
+import { threadsMode } from './threads.js';
 
 const argv = process.argv.slice(2);
-const VALUED = ['--only', '--jobs', '--budget-s', '--run-ms', '--prepare', '--batches'];
+const VALUED = ['--only', '--jobs', '--budget-s', '--run-ms', '--prepare', '--batches', '--plans', '--threads-s', '--label'];
 const flag = (name: string): boolean => argv.includes(name);
 const value = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const outDir = argv.find((a, i) => !a.startsWith('--') && !VALUED.includes(argv[i - 1] ?? '')) ?? 'out/gpu';
@@ -150,6 +155,12 @@ async function main(): Promise<void> {
   console.log('backends', JSON.stringify(backends));
   if (flag('--families')) {
     console.log((await families()).join('\n'));
+    if (!flag('--threads')) {
+      return;
+    }
+  }
+  if (flag('--threads')) {
+    console.log((await threadsMode(outDir, { plans: value('--plans'), seconds: value('--threads-s') === undefined ? undefined : Number(value('--threads-s')), quick: flag('--quick'), label: value('--label') })).join('\n'));
     return;
   }
   const all = flag('--built-only') ? [] : generatedModels();
@@ -163,7 +174,10 @@ async function main(): Promise<void> {
   console.log(write(rows).join('\n'));
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+// The bundle is also the `--threads` mode's worker-thread script (bench/gpu/threads.ts runs there).
+if (isMainThread) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

@@ -22,6 +22,10 @@ cp $ort/bin/napi-v6/linux/x64/onnxruntime_binding.node .gpu/node_modules/onnxrun
 xz -T0 -3 -c $ort/bin/napi-v6/linux/x64/libonnxruntime.so.1 > .gpu/libonnxruntime.so.1.xz
 cp -r node_modules/onnxruntime-common .gpu/node_modules/
 xz -T0 -3 -c "$(readlink -f "$(command -v node)")" > .gpu/node.xz
+# Dawn (WebGPU) reaches the GPU through the Vulkan loader, which a bare GPU host may lack: Debian's libvulkan1 rides along.
+mkdir -p .gpu/lib
+(cd "$(mktemp -d)" && apt-get download libvulkan1 >/dev/null 2>&1 && dpkg-deb -x libvulkan1_*.deb x && cp -L x/usr/lib/x86_64-linux-gnu/libvulkan.so.1 "$OLDPWD/.gpu/lib/") \
+  || echo "libvulkan1 could not be fetched: the GPU host must have libvulkan.so.1" >&2
 cat > .gpu/run.sh <<'RUN'
 #!/usr/bin/env bash
 set -uo pipefail
@@ -30,7 +34,21 @@ out="${1:-$here/out}"
 xz -dc "$here/node.xz" > /tmp/node && chmod +x /tmp/node
 xz -dc "$here/libonnxruntime.so.1.xz" > "$here/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-ldconfig -p | grep -E "libvulkan|libcuda.so" || true
+ldconfig -p | grep -E "libvulkan|libcuda.so|libGLX_nvidia" || true
+# No system Vulkan loader: use the packed one. No ICD file for the NVIDIA driver: write one for its libGLX_nvidia.
+if ! ldconfig -p | grep -q libvulkan.so.1 && [ -f "$here/lib/libvulkan.so.1" ]; then
+  export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && echo "Vulkan loader: packed copy"
+fi
+icd="$(ls /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd*.json 2>/dev/null | head -1)"
+glx="$(ldconfig -p | grep -o '/[^ ]*libGLX_nvidia.so.0' | head -1)"
+if [ -n "$icd" ]; then
+  export VK_DRIVER_FILES="$icd" && echo "Vulkan ICD: $icd"
+elif [ -n "$glx" ]; then
+  printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s","api_version":"1.3.0"}}\n' "$glx" > /tmp/nvidia_icd.json
+  export VK_DRIVER_FILES=/tmp/nvidia_icd.json && echo "Vulkan ICD: written for $glx"
+else
+  echo "Vulkan ICD: none found (WebGPU will find no adapter)"
+fi
 cd "$here" && /tmp/node gpu-bench.mjs "$out" "${@:2}"
 RUN
 du -sh .gpu

@@ -35,7 +35,7 @@ export function bertTensors(s: BertShape): [string, number[], number][] {
  * `s` — `config.json`, `model.safetensors`, and the conformance set's BERT tokenizer — streaming one tensor at
  * a time. Returns the weights' bytes.
  */
-export function writeBertCheckpoint(dir: string, s: BertShape, tokenizerFrom: string, seed = 1): number {
+export function writeBertCheckpoint(dir: string, s: BertShape, tokenizerFrom: string | undefined, seed = 1): number {
   const config = {
     architectures: ['BertForTokenClassification'], model_type: 'bert',
     hidden_size: s.hidden, num_hidden_layers: s.layers, num_attention_heads: s.heads, intermediate_size: s.intermediate,
@@ -43,6 +43,6 @@ export function writeBertCheckpoint(dir: string, s: BertShape, tokenizerFrom: st
     id2label: Object.fromEntries(Array.from({ length: LABELS }, (_, i) => [String(i), `LABEL_${i}`])),
   };
   const fills: RandomTensor[] = bertTensors(s).map(([name, shape, std]) => [name, shape, std > 0 ? std : std < 0 ? 'ones' : 'zeros']);
-  const copy = ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt'].map((f) => join(tokenizerFrom, f));
+  const copy = tokenizerFrom === undefined ? [] : ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt'].map((f) => join(tokenizerFrom, f));
   return writeRandomCheckpoint(dir, config, fills, { seed, copy });
 }

@@ -6,7 +6,7 @@
  * size), 2,000 / 3,000 / 2,500 for RoBERTa / XLM-R / DeBERTa-v3 (real: 50,265 / 250,002 / 128,100).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bertTensors, writeBertCheckpoint } from './bert-checkpoint.js';
 import { writeDebertaCheckpoint } from './deberta-checkpoint.js';
 import { BERT_BASE, benchCacheDir } from './graph-cache.js';
@@ -109,6 +109,25 @@ function baseConfig(family: 'distilbert' | 'electra', layers: number, vocab: num
 }
 
 /**
+ * Writes (once) `family`'s random base-width checkpoint (`config.json` + `model.safetensors`, seeded) of `layers`
+ * and `vocab` into `dir`, with the files of `copy` beside it (tokenizer files; none for a graph-only bench).
+ * Returns the weights' bytes. BERT's vocabulary is always 30,522.
+ */
+export function writeFamilyCheckpoint(family: ServedFamily, dir: string, layers: number, vocab: number, copy: readonly string[] = []): number {
+  if (family === 'bert') {
+    const from = copy.length > 0 ? dirname(copy[0]) : undefined;
+    return writeBertCheckpoint(dir, { ...BERT_BASE, layers }, from);
+  }
+  if (family === 'roberta' || family === 'xlm-r') {
+    return writeRobertaCheckpoint(dir, vocab, family === 'xlm-r', layers, copy);
+  }
+  if (family === 'deberta-v3') {
+    return writeDebertaCheckpoint(dir, layers, vocab, copy);
+  }
+  return writeRandomCheckpoint(dir, baseConfig(family, layers, vocab), renamedBertTensors(family, layers), { seed: family === 'electra' ? 5 : 3, copy });
+}
+
+/**
  * The folder of `family`'s random base-width token classifier (hidden 768, 12 heads, FFN 3072) under the bench
  * cache, written once (seeded: the same bytes on every machine) with the family's conformance tokenizer copied in.
  */
@@ -119,15 +138,6 @@ export function cachedFamilyCheckpoint(family: ServedFamily, options: FamilyChec
   const copy = ['tokenizer.json', 'tokenizer_config.json', 'vocab.txt'].map((f) => join(from, f)).filter((f) => existsSync(f));
   const vocab = tokenizerIds(join(from, 'tokenizer.json'));
   const dir = join(options.root ?? join(benchCacheDir(), 'families'), `${family}-L${layers}-H${BERT_BASE.hidden}-V${vocab}-${VERSION}`);
-  let weightBytes: number;
-  if (family === 'bert') {
-    weightBytes = writeBertCheckpoint(dir, { ...BERT_BASE, layers }, from);
-  } else if (family === 'roberta' || family === 'xlm-r') {
-    weightBytes = writeRobertaCheckpoint(dir, vocab, family === 'xlm-r', layers, copy);
-  } else if (family === 'deberta-v3') {
-    weightBytes = writeDebertaCheckpoint(dir, layers, vocab, copy);
-  } else {
-    weightBytes = writeRandomCheckpoint(dir, baseConfig(family, layers, vocab), renamedBertTensors(family, layers), { seed: family === 'electra' ? 5 : 3, copy });
-  }
+  const weightBytes = writeFamilyCheckpoint(family, dir, layers, vocab, copy);
   return { family, dir, label: `${name} (${layers} layers, hidden ${BERT_BASE.hidden}, vocab ${vocab.toLocaleString('en-US')})`, layers, vocab, tokenizerFrom: set, weightBytes };
 }

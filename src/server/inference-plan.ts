@@ -22,7 +22,7 @@ export interface InferenceOptions {
    * shared out among them). `1` = one session with all its threads: the fastest single request, and one
    * (prepacked) copy of the weights.
    * @default an int8 token-classification graph (the quantized variant): up to {@link MAX_DEFAULT_REPLICAS}, one
-   * per thread of the model's share; a float one: 1 up to 4 threads, then one per 4; Chronos-Bolt: 1 (see {@link defaultReplicas})
+   * per thread of the model's share; a float one: 1 up to 4 threads, then one per thread (at most 16); Chronos-Bolt: 1 (see {@link defaultReplicas})
    */
   replicas?: number;
   /**
@@ -39,24 +39,33 @@ export interface InferenceOptions {
  */
 export const MAX_DEFAULT_REPLICAS = 4;
 
-/** Most threads the default plan gives one session of a float token-classification graph; a larger share gets replicas of about this many. */
+/** Most threads the default plan gives one session of a float token-classification graph; a larger share gets one-thread replicas. */
 export const FLOAT_SESSION_MAX_THREADS = 4;
+
+/** Most replicas the default plan gives a float token-classification graph (a share above this many threads gets replicas of several threads). */
+export const MAX_FLOAT_REPLICAS = 16;
 
 /**
  * Replicas a model gets unless asked, given its share of `threads`: an int8 token classifier,
  * {@link MAX_DEFAULT_REPLICAS}; a float one, one session while the share is at most
- * {@link FLOAT_SESSION_MAX_THREADS} threads, else one replica per that many (at most {@link MAX_DEFAULT_REPLICAS}: one
- * session's intra-op threads stop paying off long before 16, and those replicas share one mapped copy of the weights);
- * everything else one session. For a float graph one session holds one prepacked copy of the weights (BERT-base: RSS
- * 0.92–0.95× the weights), where replicas need either a prepacked copy each or, sharing one mapped copy, unpacked
- * weights (0.5× speed at batch 1, RSS counting the mapping once per session; src/runtime/shared-weights/README.md).
- * Chronos-Bolt: on single-series load replicas did not beat one session (bench/RESULTS.md round 5).
+ * {@link FLOAT_SESSION_MAX_THREADS} threads, else one replica per thread (at most {@link MAX_FLOAT_REPLICAS}), all
+ * mapping one copy of the weights, plus the latency session with all of them for lone requests; everything else one
+ * session. Measured on a 16-core host (BERT-base, batches of 8, docs/gpu.md "CPU threads on a many-core host"): one
+ * 8-thread session ran at 0.72× the sentences/s of eight one-thread replicas, one per 4 threads (the rule before) also
+ * 0.72×; on 16 cores 4 × 4 threads at 0.72× of 16 × 1, and 16 × 1 still ahead at runs of 2 texts (1.07×). On 4 cores one
+ * session is within 0.91× of four replicas and answers a lone request in a quarter of the time, with one prepacked copy of
+ * the weights (BERT-base: RSS 0.92–0.95× the weights), where replicas map one unpacked copy (0.5× speed at batch 1, RSS
+ * counting the mapping once per session; src/runtime/shared-weights/README.md). Chronos-Bolt: on single-series load
+ * replicas did not beat one session (bench/RESULTS.md round 5).
  */
 export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVariant | undefined, threads = 1): number {
   if (task !== 'token_classification') {
     return 1;
   }
-  return variant === 'quantized' ? MAX_DEFAULT_REPLICAS : Math.min(MAX_DEFAULT_REPLICAS, Math.ceil(threads / FLOAT_SESSION_MAX_THREADS));
+  if (variant === 'quantized') {
+    return MAX_DEFAULT_REPLICAS;
+  }
+  return threads <= FLOAT_SESSION_MAX_THREADS ? 1 : Math.min(MAX_FLOAT_REPLICAS, threads);
 }
 
 /** Replicas of a model with `threads`, and the latency session when its replicas have fewer threads than it. */
