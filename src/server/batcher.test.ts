@@ -90,7 +90,7 @@ describe('Batcher', () => {
     // A window of a minute: were it applied, the request would still be waiting when the test times out.
     const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 60_000 });
     expect(await b.submit([1])).toEqual([2]);
-    expect(b.decisions).toEqual({ idle: 1, busy: 0, full: 0, window: 0, overlap: 0, ahead: 0 });
+    expect(b.decisions).toEqual({ idle: 1, busy: 0, full: 0, window: 0, overlap: 0 });
     expect(calls).toEqual([[1]]);
   });
 

@@ -32,17 +32,6 @@ export interface BatcherOptions {
    * running ones, where a run's fixed cost is high. @default no minimum: it starts with what queued
    */
   overlapMinItems?: (unansweredItems: number) => number;
-  /**
-   * With `maxConcurrentCalls` > 1 and no spare capacity (every replica busy): a call may still start, so
-   * that its runs wait ready for the replica that frees first instead of that replica waiting for this
-   * thread, while `allowed()` says so (no run waits for a replica yet) and once at least `minItems` items
-   * queue (a full run). Like any call it takes what has queued, up to `maxBatchSize`, and the model cuts it
-   * into runs. It never starts on a timer: with fewer items queued, requests wait for a replica to free as
-   * before, so moderate load keeps its larger merges. A request handed over ahead is past the queue: its
-   * client going away no longer drops it (at most one run of wasted work).
-   * @default none: a call beside running ones starts only with spare capacity
-   */
-  readyAhead?: { minItems: number; allowed: () => boolean };
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
   /**
@@ -57,9 +46,9 @@ export interface BatcherOptions {
  * Why a merged call started: `idle` — the model was idle, it started at once (no wait window);
  * `busy` — the requests queued while the previous call ran; `full` — `maxBatchSize` items were
  * waiting; `window` — the `waitWhenIdle` timer ran out; `overlap` — started at once beside a running
- * call (`maxConcurrentCalls` > 1); `ahead` — prepared beside busy replicas for the first that frees (`readyAhead`).
+ * call (`maxConcurrentCalls` > 1).
  */
-export type BatchStart = 'idle' | 'busy' | 'full' | 'window' | 'overlap' | 'ahead';
+export type BatchStart = 'idle' | 'busy' | 'full' | 'window' | 'overlap';
 
 interface Pending<I, O> {
   items: I[];
@@ -96,11 +85,10 @@ export class Batcher<I, O> {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private readonly waitWhenIdle: boolean;
-  private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0, ahead: 0 };
+  private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0 };
   private readonly run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>;
   private readonly hasSpareCapacity: () => boolean;
   private readonly overlapMinItems: ((unansweredItems: number) => number) | undefined;
-  private readonly readyAhead: BatcherOptions['readyAhead'];
   /** Items of the running calls not answered yet. */
   private unanswered = 0;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
@@ -115,7 +103,6 @@ export class Batcher<I, O> {
     this.run = run;
     this.hasSpareCapacity = options.hasSpareCapacity ?? (() => true);
     this.overlapMinItems = options.overlapMinItems;
-    this.readyAhead = options.readyAhead;
     this.isolateFailures = options.isolateFailures === true;
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
@@ -190,9 +177,6 @@ export class Batcher<I, O> {
     }
     if (this.inFlight > 0) {
       if (!this.hasSpareCapacity()) {
-        if (this.canStartAhead()) {
-          this.immediate ??= setImmediate(() => this.flush('ahead'));
-        }
         return;
       }
       if (this.overlapMinItems !== undefined && this.queuedItems < Math.min(this.maxBatchSize, this.overlapMinItems(this.unanswered))) {
@@ -223,15 +207,9 @@ export class Batcher<I, O> {
     if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
-    if (reason === 'overlap' || reason === 'ahead') {
-      // Re-checked at start: a replica may have freed, or a run been queued, since this was scheduled.
-      if (this.hasSpareCapacity()) {
-        reason = 'overlap';
-      } else if (this.canStartAhead()) {
-        reason = 'ahead';
-      } else {
-        return;
-      }
+    if (reason === 'overlap' && !this.hasSpareCapacity()) {
+      // Re-checked at start: the spare run may have been taken since this was scheduled.
+      return;
     }
     const batch: Pending<I, O>[] = [];
     let count = 0;
@@ -260,12 +238,6 @@ export class Batcher<I, O> {
         }
       }
     });
-  }
-
-  /** Whether a call may start beside busy replicas to wait ready for the first that frees (see `readyAhead`). */
-  private canStartAhead(): boolean {
-    const ahead = this.readyAhead;
-    return ahead !== undefined && this.queuedItems >= Math.min(this.maxBatchSize, ahead.minItems) && ahead.allowed();
   }
 
   private async runBatch(batch: Pending<I, O>[]): Promise<void> {

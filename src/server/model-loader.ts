@@ -18,14 +18,14 @@ export interface TokenClassificationModel {
    * dynamic batching; when absent the server calls `predictor.predictV1` on the merged texts.
    */
   classIds?: (texts: string[], options?: TokenIdsOptions) => Promise<number[][]>;
-  /** Model calls that could start at once (idle session replicas); lets the server start a second merged call only then. */
-  spareRuns?: () => number;
+  /**
+   * Its calls' texts wait in one run queue that forms every run from all of them (the classifier's `runTokenLogits`
+   * with `sortByLength`): the server then hands requests over as they come, calls overlapping freely, and the queue
+   * packs the runs. Otherwise merged calls are gated as for any model.
+   */
+  runQueue?: boolean;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); reported in `/metrics`. */
   busyMs?: () => number | undefined;
-  /** Runs handed to the session that wait for a replica; with `spareRuns` and `runItems`, lets the server hand the next run over while every replica is busy. */
-  queuedRuns?: () => number;
-  /** Texts per ORT run at most (the classifier's `maxBatchSize`): the fewest queued texts worth a run handed over ahead. */
-  runItems?: number;
   /**
    * True when V1 entries are not class ids (`--return_probabilities`, `--return_raw_logits`): V1
    * requests then go to `predictor.predictV1` one by one (V2, always ids, is still batched).

@@ -85,21 +85,17 @@ describe('serve: dynamic batching', () => {
   });
 });
 
-describe('serve: a token run handed over ahead while every replica is busy', () => {
-  it('a full run of queued texts (runItems) goes out while no run waits for a replica (queuedRuns 0); fewer texts, or a run waiting, hold back', async () => {
+describe('serve: a classifier with a run queue takes requests as they come', () => {
+  it('requests that arrive while a call runs go out at once as their own call (the run queue packs the runs), and all are answered', async () => {
     const seen: number[] = [];
     const held = deferred();
-    const load = { queued: 0 };
     const loaders: ModelLoaders = {
       token_classification: async ({ config }) => {
         const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
+        expect(served.runQueue).toBe(true);
         const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
         return {
           ...served,
-          // Two replicas, both busy once the first call runs; a run holds 3 texts; runs waiting set by the test.
-          spareRuns: () => (seen.length === 0 ? 2 : 0),
-          queuedRuns: () => load.queued,
-          runItems: 3,
           classIds: async (texts, o) => {
             seen.push(texts.length);
             if (seen.length === 1) {
@@ -110,56 +106,23 @@ describe('serve: a token run handed over ahead while every replica is busy', () 
         };
       },
     };
-    const server = await serve([isvc('bert')], { loaders, port: 0, inference: { threads: 2, replicas: 2 } });
+    const server = await serve([isvc('bert')], { loaders, port: 0, inference: { threads: 1 } });
     try {
       await server.loaded();
       const post = (t: string) => http(server.url, '/v1/models/bert:predict', { body: v1(t) });
       const first = post('paris');
       await until(() => seen.length === 1);
-      const two = [post('berlin'), post('john')];
-      await new Promise((r) => setTimeout(r, 100));
-      expect(seen).toEqual([1]); // two texts, less than a run: they wait for a replica
-      load.queued = 1;
-      const third = post('maria');
-      await new Promise((r) => setTimeout(r, 100));
-      expect(seen).toEqual([1]); // a full run queued, but a run already waits for a replica
-      load.queued = 0;
-      const fourth = post('london');
-      await until(() => seen.length === 2);
-      expect(seen).toEqual([1, 4]);
+      // The first call is still running: the next requests do not wait for it.
+      const two = [post('berlin is big'), post('john')];
+      await until(() => seen.reduce((a, b) => a + b, 0) === 3);
       held.resolve();
-      const answers = await Promise.all([first, ...two, third, fourth]);
-      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      const answers = await Promise.all([first, ...two]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+      const alone = await post('berlin is big');
+      expect(answers[1].json()).toEqual(alone.json());
     } finally {
       held.resolve();
       await server.close();
     }
-  });
-});
-
-
-describe('serve: graceful shutdown', () => {
-  it('close() lets in-flight requests finish, then refuses new connections', async () => {
-    const gate = deferred();
-    const entered = deferred();
-    const slow = fixtureLoaders(async () => {
-      entered.resolve();
-      await gate.promise;
-    });
-    const server = await serve([isvc('bert')], { loaders: slow, port: 0, maxWaitMs: 1 });
-    await server.loaded();
-    const inFlight = http(server.url, '/v1/models/bert:predict', { body: v1('paris') });
-    await entered.promise;
-    let closed = false;
-    const closing = server.close().then(() => (closed = true));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(closed).toBe(false);
-    await expect(http(server.url, '/v2/health/live')).rejects.toThrow(/ECONNREFUSED/);
-    gate.resolve();
-    const r = await inFlight;
-    expect(r.status).toBe(200);
-    expect(r.json()).toEqual({ predictions: [[expect.any(Array)]] });
-    await closing;
-    expect(closed).toBe(true);
   });
 });

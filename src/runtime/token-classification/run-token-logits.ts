@@ -2,6 +2,7 @@ import { InferkitError } from '../../errors.js';
 import { int64Tensor, type OrtFeeds, type OrtSession } from '../ort.js';
 import { evenSizes, slicesOf } from '../even-sizes.js';
 import { runAhead } from '../run-ahead.js';
+import { RunQueue } from '../run-queue/run-queue.js';
 
 /** How {@link runTokenLogits} batches. */
 export interface BatchPlan {
@@ -34,22 +35,26 @@ export interface TokenRunCall {
  * Runs the model on token id sequences, one ORT run per chunk of at most `maxBatchSize` sequences (chunks evened out),
  * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token).
  * Returns per sequence its own logits, float32 [tokens, numLabels] row-major (pad rows dropped).
+ *
+ * With `sortByLength`, every call on the same session and plan shares one {@link RunQueue}: the runs are formed
+ * from all the calls' waiting sequences, nearest in length, so calls that overlap (the server's merged requests)
+ * pad as little as one sorted call of all their texts, and session replicas take runs as they free up.
  */
 export async function runTokenLogits(session: OrtSession, sequences: readonly number[][], plan: BatchPlan, call: TokenRunCall = {}): Promise<Float32Array[]> {
   if (sequences.length === 0) {
     return [];
   }
+  if (plan.sortByLength) {
+    return queueOf(session, plan).submit(sequences, call);
+  }
   if (sequences.length <= plan.maxBatchSize) {
-    // One run: no chunking, no run-ahead window (the common batch-1 call pays no plumbing).
+    // One run: no chunking, no run-ahead window.
     throwIfAborted(call.signal);
     const logits = await runChunk(session, sequences, plan);
     call.onChunk?.(sequences.map((_, i) => i), logits);
     return logits;
   }
   const order = sequences.map((_, i) => i);
-  if (plan.sortByLength) {
-    order.sort((a, b) => sequences[b].length - sequences[a].length);
-  }
   const out = new Array<Float32Array>(sequences.length);
   // Chunks of even size (17 texts at most 8 per run: 6, 6, 5, not 8, 8, 1).
   const chunks = slicesOf(order, evenSizes(order.length, Math.ceil(order.length / plan.maxBatchSize)));
@@ -67,6 +72,28 @@ export async function runTokenLogits(session: OrtSession, sequences: readonly nu
     () => throwIfAborted(call.signal),
   );
   return out;
+}
+
+const queues = new WeakMap<OrtSession, WeakMap<BatchPlan, RunQueue<number[], Float32Array>>>();
+
+/** The run queue of `session` under `plan` (made on first use; it lives as long as both). */
+function queueOf(session: OrtSession, plan: BatchPlan): RunQueue<number[], Float32Array> {
+  let byPlan = queues.get(session);
+  if (byPlan === undefined) {
+    byPlan = new WeakMap();
+    queues.set(session, byPlan);
+  }
+  let queue = byPlan.get(plan);
+  if (queue === undefined) {
+    queue = new RunQueue({
+      maxRunSize: plan.maxBatchSize,
+      window: () => (session.parallelRuns ?? 1) + 1,
+      size: (seq) => seq.length,
+      start: (seqs) => runChunk(session, seqs, plan),
+    });
+    byPlan.set(plan, queue);
+  }
+  return queue;
 }
 
 /** Throws `inference_failed` ("Inference aborted", the signal's reason as cause) once `signal` has aborted. */

@@ -72,4 +72,20 @@ describe('TokenClassifier runs', () => {
     expect(plain.info.latencySession).toBeUndefined();
     expect((await c.predictTokenIds(TEXTS)).classIds).toEqual((await plain.predictTokenIds(TEXTS)).classIds);
   }, 30_000);
+
+  it('overlapping calls share one run queue: their texts are packed into common runs, and each call answers what it answers alone', async () => {
+    await using c = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 4, disableLowerCase: true, session: { worker: true } });
+    expect(c.sharesRunQueue).toBe(true);
+    const alone = (await c.predictTokenIds(TEXTS)).classIds;
+    const halves = [TEXTS.slice(0, 9), TEXTS.slice(9)];
+    const runs: Array<{ call: number; n: number }> = [];
+    const [first, second] = await Promise.all(
+      halves.map((texts, call) => c.predictTokenIds(texts, { onClassIds: (indices) => runs.push({ call, n: indices.length }) })),
+    );
+    expect([...first.classIds, ...second.classIds]).toEqual(alone);
+    // 17 texts at most 4 per run: 5 runs of 4, 4, 3, 3, 3; a run holding both calls' texts reports to each.
+    expect(runs.reduce((n, r) => n + r.n, 0)).toBe(17);
+    expect(runs.length).toBeGreaterThan(5);
+  }, 30_000);
 });
+

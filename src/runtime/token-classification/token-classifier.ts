@@ -237,6 +237,11 @@ export class TokenClassifier implements Predictor {
   }
 
   /** Texts per ONNX Runtime run at most (`maxBatchSize`): a call with more is cut into several runs. */
+  /** Whether concurrent calls share one run queue (length-sorted plans, see `runTokenLogits`): runs are formed from all their texts. */
+  get sharesRunQueue(): boolean {
+    return this.#plan.sortByLength;
+  }
+
   get runSize(): number {
     return this.#plan.maxBatchSize;
   }

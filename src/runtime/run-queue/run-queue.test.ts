@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { RunQueue } from './run-queue.js';
+
+/** A queue of numbers whose size is the number itself; runs are held until released, and recorded. */
+function heldQueue(maxRunSize: number, window = 2, fail?: (items: number[]) => boolean) {
+  const runs: number[][] = [];
+  const gates: Array<() => void> = [];
+  const queue = new RunQueue<number, string>({
+    maxRunSize,
+    window: () => window,
+    size: (n) => n,
+    start: async (items) => {
+      runs.push(items);
+      await new Promise<void>((r) => gates.push(r));
+      if (fail?.(items)) {
+        throw new Error(`run ${items.join(',')} failed`);
+      }
+      return items.map((n) => `out${n}`);
+    },
+  });
+  const release = async (): Promise<void> => {
+    gates.splice(0).forEach((g) => g());
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { queue, runs, release };
+}
+
+const turn = () => new Promise((r) => setTimeout(r, 0));
+
+describe('RunQueue', () => {
+  it('runs a lone call as its sorted, evened chunks (17 at most 8: 6, 6, 5, largest first) and answers in order', async () => {
+    const { queue, runs, release } = heldQueue(8);
+    const items = Array.from({ length: 17 }, (_, i) => (i * 7) % 17);
+    const out = queue.submit(items);
+    await turn();
+    expect(runs.map((r) => r.length)).toEqual([6, 6]);
+    await release();
+    await release();
+    expect(runs.map((r) => r.length)).toEqual([6, 6, 5]);
+    expect(runs.map((r) => Math.max(...r))).toEqual([16, 10, 4]);
+    await release();
+    expect(await out).toEqual(items.map((n) => `out${n}`));
+  });
+
+  it('a call that arrives while runs are out shares the next runs with what waits, packed by size around the oldest call\'s largest item', async () => {
+    const { queue, runs, release } = heldQueue(4);
+    // Call A: 12 items; two runs of 4 go out at once (window 2), four (10, 11, 20, 21) wait.
+    const a = queue.submit([40, 41, 42, 43, 30, 31, 32, 33, 10, 11, 20, 21]);
+    await turn();
+    expect(runs).toEqual([[40, 41, 42, 43], [30, 31, 32, 33]]);
+    // Call B arrives with items near A's waiting ones.
+    const b = queue.submit([22, 12, 23, 13]);
+    await release();
+    // Each call sorted on its own would run [20, 21, 10, 11] and [22, 12, 23, 13], padded to 21 and 23;
+    // the queue runs the large four together and the small four together.
+    expect(runs.slice(2)).toEqual([[20, 21, 22, 23], [10, 11, 12, 13]]);
+    await release();
+    expect(await a).toEqual([40, 41, 42, 43, 30, 31, 32, 33, 10, 11, 20, 21].map((n) => `out${n}`));
+    expect(await b).toEqual(['out22', 'out12', 'out23', 'out13']);
+  });
+
+  it('calls submitted in the same turn share runs: the least padding over all their items', async () => {
+    const { queue, runs, release } = heldQueue(4);
+    const a = queue.submit([20, 5, 21, 6]);
+    const b = queue.submit([7, 22, 4, 23]);
+    await turn();
+    expect(runs.map((r) => [...r].sort((x, y) => x - y))).toEqual([[20, 21, 22, 23], [4, 5, 6, 7]]);
+    await release();
+    expect(await a).toEqual(['out20', 'out5', 'out21', 'out6']);
+    expect(await b).toEqual(['out7', 'out22', 'out4', 'out23']);
+  });
+
+  it('hands each call the indices and outputs of its own items as each run ends', async () => {
+    const { queue, release } = heldQueue(2, 1);
+    const chunks: Array<[number[], string[]]> = [];
+    const a = queue.submit([3, 1, 2], { onChunk: (i, o) => chunks.push([[...i], [...o]]) });
+    await turn();
+    await release();
+    expect(chunks).toEqual([[[0, 2], ['out3', 'out2']]]);
+    await release();
+    expect(chunks).toEqual([[[0, 2], ['out3', 'out2']], [[1], ['out1']]]);
+    await a;
+  });
+
+  it('a failed run rejects the calls with items in it, once their running runs end, and drops their waiting items; other calls go on', async () => {
+    const { queue, runs, release } = heldQueue(2, 2, (items) => items.includes(99));
+    const bad = queue.submit([99, 98, 1, 2, 3, 4]);
+    const badError = bad.then(() => undefined, (e: unknown) => e);
+    const good = queue.submit([50, 51]);
+    await turn();
+    // The oldest call's runs go first: [99, 98] (fails) and [3, 4], which still runs to its end.
+    expect(runs.map((r) => [...r].sort((x, y) => x - y))).toEqual([[98, 99], [3, 4]]);
+    await release();
+    expect(await badError).toMatchObject({ message: 'run 99,98 failed' });
+    // Its waiting items (1, 2) are dropped; the other call runs.
+    expect(runs.slice(2)).toEqual([[50, 51]]);
+    await release();
+    expect(await good).toEqual(['out50', 'out51']);
+    expect(runs.flat()).not.toContain(1);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('an aborted call\'s waiting items never run; it rejects with "Inference aborted" once its running run ends', async () => {
+    const { queue, runs, release } = heldQueue(2, 1);
+    const abort = new AbortController();
+    const call = queue.submit([9, 8, 7, 6], { signal: abort.signal });
+    const callError = call.then(() => undefined, (e: unknown) => e);
+    await turn();
+    expect(runs).toEqual([[9, 8]]);
+    abort.abort(new Error('client gone'));
+    await release();
+    expect(await callError).toMatchObject({ code: 'inference_failed', message: 'Inference aborted' });
+    expect(runs).toEqual([[9, 8]]);
+    expect(queue.waiting).toBe(0);
+    await expect(queue.submit([1], { signal: abort.signal })).rejects.toThrow('Inference aborted');
+  });
+});

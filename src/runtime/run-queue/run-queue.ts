@@ -1,0 +1,215 @@
+import { InferkitError } from '../../errors.js';
+
+/** What one {@link RunQueue.submit} call adds. */
+export interface RunQueueCall<O> {
+  /** Cancels the call's items that have not started; runs already started finish first. */
+  signal?: AbortSignal;
+  /** Called as each run holding some of the call's items ends, with those items' indices and outputs. */
+  onChunk?: (indices: readonly number[], outputs: readonly O[]) => void;
+}
+
+/** How a {@link RunQueue} forms and starts runs. */
+export interface RunQueueOptions<I, O> {
+  /** Most items per run. */
+  maxRunSize: number;
+  /** Runs started and not yet ended, at most: the session's parallel runs + 1, so a run waits ready while the others run. */
+  window: () => number;
+  /** An item's padded size in a run (token count): runs group items of similar size. */
+  size: (item: I) => number;
+  /** Runs `items` (one ORT run); returns one output per item, in order. */
+  start: (items: I[]) => Promise<O[]>;
+}
+
+interface Call<I, O> {
+  /** Submission order: the oldest call with items waiting anchors the next run. */
+  age: number;
+  items: readonly I[];
+  outputs: O[];
+  left: number;
+  running: number;
+  error: unknown;
+  options: RunQueueCall<O>;
+  resolve: (out: O[]) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Waiting<I, O> {
+  call: Call<I, O>;
+  index: number;
+  size: number;
+}
+
+/**
+ * One queue of items (tokenized texts) in front of a session: every call's items wait together, and each run
+ * is formed when the session can take it, from everything waiting at that moment. A run takes the oldest
+ * call's largest waiting item and fills up with the waiting items nearest to it in size, from any call, so
+ * overlapping calls (the server's merged requests) pad as little as one sorted call of all their texts. Run
+ * sizes are even (17 items, at most 8 per run: 6, 6, 5). A lone call runs exactly as a sorted call would:
+ * its largest items first. Replicas of a session pool take the runs as they free up: the window keeps one
+ * run more than they can run at once handed over.
+ */
+export class RunQueue<I, O> {
+  readonly #options: RunQueueOptions<I, O>;
+  #waiting: Waiting<I, O>[] = [];
+  #running = 0;
+  #age = 0;
+  #pumpQueued = false;
+
+  constructor(options: RunQueueOptions<I, O>) {
+    this.#options = options;
+  }
+
+  /** Items waiting for a run. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Runs `items` (each in some run) and resolves with their outputs in order; rejects with the first failed run's error. */
+  submit(items: readonly I[], options: RunQueueCall<O> = {}): Promise<O[]> {
+    if (items.length === 0) {
+      return Promise.resolve([]);
+    }
+    return new Promise<O[]>((resolve, reject) => {
+      const call: Call<I, O> = { age: this.#age++, items, outputs: new Array<O>(items.length), left: items.length, running: 0, error: undefined, options, resolve, reject };
+      if (options.signal?.aborted) {
+        reject(aborted(options.signal));
+        return;
+      }
+      items.forEach((item, index) => this.#waiting.push({ call, index, size: this.#options.size(item) }));
+      // At the end of this turn: calls submitted together share their runs.
+      if (!this.#pumpQueued) {
+        this.#pumpQueued = true;
+        queueMicrotask(() => {
+          this.#pumpQueued = false;
+          this.#pump();
+        });
+      }
+    });
+  }
+
+  #pump(): void {
+    while (this.#running < Math.max(1, this.#options.window())) {
+      this.#dropCancelled();
+      if (this.#waiting.length === 0) {
+        return;
+      }
+      const run = this.#nextRun();
+      this.#running++;
+      for (const w of run) {
+        w.call.running++;
+      }
+      void this.#start(run);
+    }
+  }
+
+  /** Takes the items of aborted or failed calls out of the queue (their calls settle once their runs end). */
+  #dropCancelled(): void {
+    if (!this.#waiting.some((w) => w.call.error !== undefined || w.call.options.signal?.aborted === true)) {
+      return;
+    }
+    const touched = new Set<Call<I, O>>();
+    this.#waiting = this.#waiting.filter((w) => {
+      const signal = w.call.options.signal;
+      if (w.call.error === undefined && signal?.aborted === true) {
+        w.call.error = aborted(signal);
+      }
+      if (w.call.error !== undefined) {
+        touched.add(w.call);
+        return false;
+      }
+      return true;
+    });
+    touched.forEach((c) => this.#settle(c));
+  }
+
+  /** The next run: an even share of what waits, around the oldest call's largest item, the least padding. */
+  #nextRun(): Waiting<I, O>[] {
+    const all = this.#waiting;
+    const max = Math.max(1, Math.floor(this.#options.maxRunSize));
+    const n = all.length;
+    const k = Math.ceil(n / Math.ceil(n / max));
+    // Largest first; equal sizes in submission order (a lone call's runs are its sorted chunks).
+    const sorted = [...all].sort((a, b) => b.size - a.size || a.call.age - b.call.age || a.index - b.index);
+    let anchor = 0;
+    for (let i = 1; i < n; i++) {
+      if (sorted[i].call.age < sorted[anchor].call.age) {
+        anchor = i;
+      }
+    }
+    // Windows of k consecutive items (by size) holding the anchor: the one with the least padding, the larger first on ties.
+    let best = Math.max(0, anchor - k + 1);
+    let bestPad = Infinity;
+    for (let s = Math.max(0, anchor - k + 1); s <= Math.min(anchor, n - k); s++) {
+      let pad = 0;
+      for (let i = s; i < s + k; i++) {
+        pad += sorted[s].size - sorted[i].size;
+      }
+      if (pad < bestPad) {
+        bestPad = pad;
+        best = s;
+      }
+    }
+    // In submission order inside the run: a lone call's chunk hands its indices over in order.
+    const run = sorted.slice(best, best + k).sort((a, b) => a.call.age - b.call.age || a.index - b.index);
+    const taken = new Set(run);
+    this.#waiting = all.filter((w) => !taken.has(w));
+    return run;
+  }
+
+  async #start(run: Waiting<I, O>[]): Promise<void> {
+    let outputs: O[] | undefined;
+    let error: unknown;
+    try {
+      outputs = await this.#options.start(run.map((w) => w.call.items[w.index]));
+    } catch (e) {
+      error = e;
+    }
+    this.#running--;
+    const calls = new Map<Call<I, O>, Array<[number, O]>>();
+    run.forEach((w, k) => {
+      w.call.running--;
+      if (!calls.has(w.call)) {
+        calls.set(w.call, []);
+      }
+      if (outputs !== undefined) {
+        calls.get(w.call)?.push([w.index, outputs[k]]);
+      }
+    });
+    for (const [call, got] of calls) {
+      if (outputs === undefined) {
+        call.error ??= error ?? new InferkitError('inference_failed', 'A run failed');
+      } else if (call.error === undefined) {
+        for (const [i, out] of got) {
+          call.outputs[i] = out;
+        }
+        call.left -= got.length;
+        try {
+          call.options.onChunk?.(got.map(([i]) => i), got.map(([, out]) => out));
+        } catch (e) {
+          call.error = e;
+        }
+      }
+      this.#settle(call);
+    }
+    this.#pump();
+  }
+
+  /** Resolves or rejects `call` once none of its runs is running and it is done or failed. */
+  #settle(call: Call<I, O>): void {
+    if (call.running > 0) {
+      return;
+    }
+    if (call.error !== undefined) {
+      if (this.#waiting.some((w) => w.call === call)) {
+        this.#waiting = this.#waiting.filter((w) => w.call !== call);
+      }
+      call.reject(call.error);
+    } else if (call.left === 0) {
+      call.resolve(call.outputs);
+    }
+  }
+}
+
+function aborted(signal: AbortSignal): InferkitError {
+  return new InferkitError('inference_failed', 'Inference aborted', { cause: signal.reason });
+}
