@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { RunQueue } from './run-queue.js';
 
 /** A queue of numbers whose size is the number itself; runs are held until released, and recorded. */
-function heldQueue(maxRunSize: number, window = 2, fail?: (items: number[]) => boolean) {
+function heldQueue(maxRunSize: number, parallel = 1, fail?: (items: number[]) => boolean) {
   const runs: number[][] = [];
   const gates: Array<() => void> = [];
   const queue = new RunQueue<number, string>({
     maxRunSize,
-    window: () => window,
+    parallelRuns: () => parallel,
     size: (n) => n,
     start: async (items) => {
       runs.push(items);
@@ -70,20 +70,37 @@ describe('RunQueue', () => {
     expect(await b).toEqual(['out7', 'out22', 'out4', 'out23']);
   });
 
+  it('with several calls about, runs are full (9 items, at most 8: 8 then 1, joined by what comes next); a lone call\'s 9 run as 5 + 4', async () => {
+    const shared = heldQueue(8, 1);
+    const calls = [shared.queue.submit([1, 2, 3, 4, 5]), shared.queue.submit([6, 7, 8, 9])];
+    await turn();
+    expect(shared.runs.map((r) => r.length)).toEqual([8]);
+    const late = shared.queue.submit([10]);
+    await shared.release();
+    expect(shared.runs.map((r) => r.length)).toEqual([8, 2]);
+    await shared.release();
+    await Promise.all([...calls, late]);
+    const lone = heldQueue(8, 1);
+    const one = lone.queue.submit([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await turn();
+    await lone.release();
+    await lone.release();
+    expect(lone.runs.map((r) => r.length)).toEqual([5, 4]);
+    await one;
+  });
+
   it('hands each call the indices and outputs of its own items as each run ends', async () => {
-    const { queue, release } = heldQueue(2, 1);
+    const { queue, release } = heldQueue(2);
     const chunks: Array<[number[], string[]]> = [];
     const a = queue.submit([3, 1, 2], { onChunk: (i, o) => chunks.push([[...i], [...o]]) });
     await turn();
-    await release();
-    expect(chunks).toEqual([[[0, 2], ['out3', 'out2']]]);
     await release();
     expect(chunks).toEqual([[[0, 2], ['out3', 'out2']], [[1], ['out1']]]);
     await a;
   });
 
   it('a failed run rejects the calls with items in it, once their running runs end, and drops their waiting items; other calls go on', async () => {
-    const { queue, runs, release } = heldQueue(2, 2, (items) => items.includes(99));
+    const { queue, runs, release } = heldQueue(2, 1, (items) => items.includes(99));
     const bad = queue.submit([99, 98, 1, 2, 3, 4]);
     const badError = bad.then(() => undefined, (e: unknown) => e);
     const good = queue.submit([50, 51]);
@@ -100,18 +117,36 @@ describe('RunQueue', () => {
     expect(queue.waiting).toBe(0);
   });
 
-  it('an aborted call\'s waiting items never run; it rejects with "Inference aborted" once its running run ends', async () => {
-    const { queue, runs, release } = heldQueue(2, 1);
+  it('an aborted call\'s waiting items never run; it rejects with "Inference aborted" once its running runs end', async () => {
+    const { queue, runs, release } = heldQueue(2);
     const abort = new AbortController();
-    const call = queue.submit([9, 8, 7, 6], { signal: abort.signal });
+    const call = queue.submit([9, 8, 7, 6, 5, 4], { signal: abort.signal });
     const callError = call.then(() => undefined, (e: unknown) => e);
     await turn();
-    expect(runs).toEqual([[9, 8]]);
+    expect(runs).toEqual([[9, 8], [7, 6]]);
     abort.abort(new Error('client gone'));
     await release();
     expect(await callError).toMatchObject({ code: 'inference_failed', message: 'Inference aborted' });
-    expect(runs).toEqual([[9, 8]]);
+    expect(runs).toEqual([[9, 8], [7, 6]]);
     expect(queue.waiting).toBe(0);
     await expect(queue.submit([1], { signal: abort.signal })).rejects.toThrow('Inference aborted');
+  });
+
+  it('with every run busy, a few texts of another call wait for a run to free rather than going out as a small run ahead', async () => {
+    const { queue, runs, release } = heldQueue(4, 2);
+    const a = queue.submit([10, 11, 12, 13, 20, 21, 22, 23]);
+    await turn();
+    expect(runs).toHaveLength(2);
+    const b = queue.submit([30]);
+    const c = queue.submit([31, 32]);
+    await turn();
+    // Two replicas busy, three texts waiting: less than a run, not handed over ahead.
+    expect(runs).toHaveLength(2);
+    const d = queue.submit([33]);
+    await turn();
+    // A full run's worth: handed over ahead.
+    expect(runs.slice(2)).toEqual([[30, 31, 32, 33]]);
+    await release();
+    await Promise.all([a, b, c, d]);
   });
 });

@@ -12,8 +12,12 @@ export interface RunQueueCall<O> {
 export interface RunQueueOptions<I, O> {
   /** Most items per run. */
   maxRunSize: number;
-  /** Runs started and not yet ended, at most: the session's parallel runs + 1, so a run waits ready while the others run. */
-  window: () => number;
+  /**
+   * Runs the session runs side by side (its replicas). One run more is handed over, so that a run waits ready while
+   * they run, but only a full one (or a lone call's): a few texts wait instead for the next run to free, and go with
+   * what joins them meanwhile.
+   */
+  parallelRuns: () => number;
   /** An item's padded size in a run (token count): runs group items of similar size. */
   size: (item: I) => number;
   /** Runs `items` (one ORT run); returns one output per item, in order. */
@@ -43,9 +47,9 @@ interface Waiting<I, O> {
  * One queue of items (tokenized texts) in front of a session: every call's items wait together, and each run
  * is formed when the session can take it, from everything waiting at that moment. A run takes the oldest
  * call's largest waiting item and fills up with the waiting items nearest to it in size, from any call, so
- * overlapping calls (the server's merged requests) pad as little as one sorted call of all their texts. Run
- * sizes are even (17 items, at most 8 per run: 6, 6, 5). A lone call runs exactly as a sorted call would:
- * its largest items first. Replicas of a session pool take the runs as they free up: the window keeps one
+ * overlapping calls (the server's merged requests) pad as little as one sorted call of all their texts. Runs are
+ * full while other calls are about (what is left is joined by what keeps coming); a lone call runs exactly as a
+ * sorted call would: its largest items first, in even runs (17 items, at most 8 per run: 6, 6, 5). Replicas of a session pool take the runs as they free up: the window keeps one
  * run more than they can run at once handed over.
  */
 export class RunQueue<I, O> {
@@ -54,6 +58,8 @@ export class RunQueue<I, O> {
   #running = 0;
   #age = 0;
   #pumpQueued = false;
+  /** Calls with a run running. */
+  readonly #busy = new Set<Call<I, O>>();
 
   constructor(options: RunQueueOptions<I, O>) {
     this.#options = options;
@@ -88,15 +94,20 @@ export class RunQueue<I, O> {
   }
 
   #pump(): void {
-    while (this.#running < Math.max(1, this.#options.window())) {
+    const parallel = Math.max(1, this.#options.parallelRuns());
+    while (this.#running <= parallel) {
       this.#dropCancelled();
       if (this.#waiting.length === 0) {
+        return;
+      }
+      if (this.#running === parallel && this.#waiting.length < this.#options.maxRunSize && !this.#lone()) {
         return;
       }
       const run = this.#nextRun();
       this.#running++;
       for (const w of run) {
         w.call.running++;
+        this.#busy.add(w.call);
       }
       void this.#start(run);
     }
@@ -122,12 +133,20 @@ export class RunQueue<I, O> {
     touched.forEach((c) => this.#settle(c));
   }
 
+  /** True when every waiting and running item is one call's. */
+  #lone(): boolean {
+    const only = this.#waiting[0]?.call;
+    return this.#waiting.every((w) => w.call === only) && [...this.#busy].every((c) => c === only);
+  }
+
   /** The next run: an even share of what waits, around the oldest call's largest item, the least padding. */
   #nextRun(): Waiting<I, O>[] {
     const all = this.#waiting;
     const max = Math.max(1, Math.floor(this.#options.maxRunSize));
     const n = all.length;
-    const k = Math.ceil(n / Math.ceil(n / max));
+    // A lone call (nothing else waiting or running) is cut evenly: a tiny last run costs nearly a full one. With
+    // other calls about, runs are full: what is left is joined by the texts that keep coming.
+    const k = this.#lone() ? Math.ceil(n / Math.ceil(n / max)) : Math.min(max, n);
     // Largest first; equal sizes in submission order (a lone call's runs are its sorted chunks).
     const sorted = [...all].sort((a, b) => b.size - a.size || a.call.age - b.call.age || a.index - b.index);
     let anchor = 0;
@@ -167,7 +186,9 @@ export class RunQueue<I, O> {
     this.#running--;
     const calls = new Map<Call<I, O>, Array<[number, O]>>();
     run.forEach((w, k) => {
-      w.call.running--;
+      if (--w.call.running === 0) {
+        this.#busy.delete(w.call);
+      }
       if (!calls.has(w.call)) {
         calls.set(w.call, []);
       }

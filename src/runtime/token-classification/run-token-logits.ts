@@ -87,7 +87,7 @@ function queueOf(session: OrtSession, plan: BatchPlan): RunQueue<number[], Float
   if (queue === undefined) {
     queue = new RunQueue({
       maxRunSize: plan.maxBatchSize,
-      window: () => (session.parallelRuns ?? 1) + 1,
+      parallelRuns: () => session.parallelRuns ?? 1,
       size: (seq) => seq.length,
       start: (seqs) => runChunk(session, seqs, plan),
     });
