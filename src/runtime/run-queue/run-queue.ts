@@ -49,8 +49,8 @@ interface Waiting<I, O> {
  * call's largest waiting item and fills up with the waiting items nearest to it in size, from any call, so
  * overlapping calls (the server's merged requests) pad as little as one sorted call of all their texts. Runs are
  * full while other calls are about (what is left is joined by what keeps coming); a lone call runs exactly as a
- * sorted call would: its largest items first, in even runs (17 items, at most 8 per run: 6, 6, 5). Replicas of a session pool take the runs as they free up: the window keeps one
- * run more than they can run at once handed over.
+ * sorted call would: its largest items first, in even runs (17 items, at most 8 per run: 6, 6, 5). Replicas of a
+ * session pool take the runs as they free up, and one run more than they run at once is handed over ahead.
  */
 export class RunQueue<I, O> {
   readonly #options: RunQueueOptions<I, O>;
@@ -100,10 +100,11 @@ export class RunQueue<I, O> {
       if (this.#waiting.length === 0) {
         return;
       }
-      if (this.#running === parallel && this.#waiting.length < this.#options.maxRunSize && !this.#lone()) {
+      const lone = this.#lone();
+      if (this.#running === parallel && this.#waiting.length < this.#options.maxRunSize && !lone) {
         return;
       }
-      const run = this.#nextRun();
+      const run = this.#nextRun(lone);
       this.#running++;
       for (const w of run) {
         w.call.running++;
@@ -139,14 +140,14 @@ export class RunQueue<I, O> {
     return this.#waiting.every((w) => w.call === only) && [...this.#busy].every((c) => c === only);
   }
 
-  /** The next run: an even share of what waits, around the oldest call's largest item, the least padding. */
-  #nextRun(): Waiting<I, O>[] {
+  /** The next run: full (a `lone` call's: an even share) of what waits, around the oldest call's largest item, the least padding. */
+  #nextRun(lone: boolean): Waiting<I, O>[] {
     const all = this.#waiting;
     const max = Math.max(1, Math.floor(this.#options.maxRunSize));
     const n = all.length;
     // A lone call (nothing else waiting or running) is cut evenly: a tiny last run costs nearly a full one. With
     // other calls about, runs are full: what is left is joined by the texts that keep coming.
-    const k = this.#lone() ? Math.ceil(n / Math.ceil(n / max)) : Math.min(max, n);
+    const k = lone ? Math.ceil(n / Math.ceil(n / max)) : Math.min(max, n);
     // Largest first; equal sizes in submission order (a lone call's runs are its sorted chunks).
     const sorted = [...all].sort((a, b) => b.size - a.size || a.call.age - b.call.age || a.index - b.index);
     let anchor = 0;

@@ -236,20 +236,9 @@ export class TokenClassifier implements Predictor {
     return this.#session?.busyMs;
   }
 
-  /** Texts per ONNX Runtime run at most (`maxBatchSize`): a call with more is cut into several runs. */
   /** Whether concurrent calls share one run queue (length-sorted plans, see `runTokenLogits`): runs are formed from all their texts. */
   get sharesRunQueue(): boolean {
     return this.#plan.sortByLength;
-  }
-
-  get runSize(): number {
-    return this.#plan.maxBatchSize;
-  }
-
-  /** Runs handed to this classifier's session that wait for a replica; undefined when the session cannot tell (in-thread), 0 once disposed. */
-  get queuedRuns(): number | undefined {
-    const session = this.#session;
-    return session === undefined ? 0 : session.queuedRuns;
   }
 
   #run(texts: readonly string[], details: boolean, options: CallOptions, onLogits?: ChunkLogits): Promise<RunOutput> {
