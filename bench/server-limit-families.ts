@@ -14,13 +14,16 @@ import { mappedWeights } from '../src/runtime/shared-weights/mapped-weights.js';
 import { loadTextTokenizer } from '../src/runtime/token-classification/load-text-tokenizer.js';
 import { loadTokenClassifier } from '../src/runtime/token-classification/load-token-classifier.js';
 import { findTokenClassFiles, readJsonFile, TokenClassConfigSchema } from '../src/runtime/token-classification/model-files.js';
-import { tokenFeeds } from '../src/runtime/token-classification/run-token-logits.js';
+import { packedRows, tokenFeeds } from '../src/runtime/token-classification/run-token-logits.js';
 import { cachedFamilyCheckpoint, type ServedFamily } from './lib/family-checkpoints.js';
 import { formatBusy } from './lib/forecast-limit.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { formatNumber, formatRatio } from './lib/stats.js';
 import type { Table } from './lib/table.js';
 import { betterPass, manifest, measureLimit, measureTokenServer, memoryCell, texts, type RawB1, type TokenCell } from './server-limit.js';
+
+/** The moderate concurrency measured beside c=32: fewer texts wait, so runs are formed from fewer lengths. */
+const MODERATE = 8;
 
 /** Options of {@link familyLimitTable}. */
 export interface FamilyLimitOptions {
@@ -52,7 +55,7 @@ async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyG
   // The call the server's loader makes (same cache, fp32, KServe's lower-casing default): it builds or finds the graph.
   const { disableLowerCase } = runtimeConfig(manifest(dir, 'fp32', 'v1'));
   const classifier = await loadTokenClassifier(dir, { modelName: 'limit', disableLowerCase, session: { intraOpThreads: 1 } });
-  const { modelFile, inputNames, buildMs } = classifier.info;
+  const { modelFile, inputNames, buildMs, packsTexts } = classifier.info;
   await classifier.dispose();
   const files = await findTokenClassFiles(dir, {}, { graphPath: modelFile });
   const config = await readJsonFile(files.config, TokenClassConfigSchema);
@@ -60,7 +63,12 @@ async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyG
   const encoded = await tokenizer.encode(all, false);
   const ids = new Map(all.map((t, i) => [t, encoded[i].ids]));
   const plan = { padId: config.pad_token_id ?? 0, tokenTypeIds: inputNames.includes('token_type_ids'), inputIdsName: 'input_ids', attentionMaskName: 'attention_mask', tokenTypeIdsName: 'token_type_ids' };
-  return { graphPath: modelFile, buildMs: buildMs !== undefined && buildMs > 0 ? buildMs : undefined, ids, feeds: (ts) => tokenFeeds(ts.map((t) => ids.get(t) ?? []), plan) };
+  // A graph that packs texts gets its runs packed, as the server's runner packs them (one text: padded as ever).
+  const feeds = (ts: readonly string[]): OrtFeeds => {
+    const seqs = ts.map((t) => ids.get(t) ?? []);
+    return tokenFeeds(seqs, plan, packsTexts && seqs.length > 1 ? packedRows(seqs) : undefined);
+  };
+  return { graphPath: modelFile, buildMs: buildMs !== undefined && buildMs > 0 ? buildMs : undefined, ids, feeds };
 }
 
 /** One family's row of the table: limit before and after its server passes (better per cell kept). */
@@ -79,8 +87,8 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
   const cells: TokenCell[] = [];
   try {
     for (let p = 0; p < (o.passes ?? 2); p++) {
-      const cell = await measureTokenServer(manifest(ck.dir, 'fp32', 'v1'), 'v1', undefined, o.cpus, o.cellMs, lone);
-      log(`served V1: c=32 ${formatNumber(cell.rate)} sentences/s; c=1 p50 ${formatNumber(cell.p50)} ms`);
+      const cell = await measureTokenServer(manifest(ck.dir, 'fp32', 'v1'), 'v1', undefined, o.cpus, o.cellMs, lone, false, MODERATE);
+      log(`served V1: c=32 ${formatNumber(cell.rate)} sentences/s; c=${MODERATE} ${formatNumber(cell.rateModerate)}; c=1 p50 ${formatNumber(cell.p50)} ms`);
       cells.push(cell);
     }
   } finally {
@@ -100,6 +108,7 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
     `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
     `${formatNumber(rate)} (${cells.map((c) => formatNumber(c.rate)).join(', ')})`,
     formatRatio(rate, best.rate),
+    `${formatNumber(mean((c) => c.rateModerate))} (${formatRatio(mean((c) => c.rateModerate), best.rate)})`,
     formatNumber(mean((c) => c.perCall)),
     formatBusy(mean((c) => c.busy)),
     formatNumber(mean((c) => c.p50)),
@@ -123,13 +132,13 @@ export async function familyLimitTable(families: readonly ServedFamily[], o: Fam
   const passes = o.passes ?? 2;
   return {
     title: `Served vs the in-process limit per family (default plan, fp32, V1, c=32 and c=1)${o.quick ? ', quick: 2 layers' : ''}, ${o.cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-    headers: ['family checkpoint (server sessions × threads)', 'tokens per load text (mean)', 'graph build s (this run)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'texts per merged call (c=32)', 'replicas busy (c=32)', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)'],
+    headers: ['family checkpoint (server sessions × threads)', 'tokens per load text (mean)', 'graph build s (this run)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', `server c=${MODERATE} sent/s (/ limit)`, 'texts per merged call (c=32)', 'replicas busy (c=32)', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${affinity} CPUs${busy ? ': the machine was busy, so absolute numbers and ratios are noisy' : ''}.`,
       'Checkpoints: random F32 weights of each family\'s base width (hidden 768, 12 heads, FFN 3072; 12 layers, DistilBERT 6 as distilbert-base) written as config.json + model.safetensors (bench/lib/family-checkpoints.ts, seeded, generated once under the bench cache), each with its family\'s tiny conformance tokenizer.json (../shared/conformance/kserve-hf-*/model; ELECTRA takes BERT\'s) and vocab_size written to match it: 30,522 WordPiece pieces for BERT, DistilBERT and ELECTRA (their real size); 2,000 / 3,000 / 2,500 pieces for RoBERTa / XLM-R / DeBERTa-v3 (real: 50,265 / 250,002 / 128,100). The vocabulary size changes only the embedding gather, not the encoder\'s cost — but it does shrink those three\'s weights, so their model memory is against smaller weights than the real checkpoints. The small tokenizers cut the bench words into more pieces (tokens per load text), which the limit sees too.',
       `Server = inferkit serve of a KServe manifest (--model_id=<folder>, --task=token_classification, fp32, V1, defaultLoaders: the graph built from model.safetensors, server defaults for the plan and batching), one single-text request per call, ${o.cellMs} ms per cell, load generator in a child process (server-limit's measureTokenServer); ${passes} passes per family, each a fresh server, averaged (passes in brackets). Graph build s: the build in this process before the server starts (the server reuses it from the same graph cache); "cached" when an earlier run built it.`,
-      `Limit = server-limit's measureLimit on the graph the server runs: the 32-text mix tokenized with the family's tokenizer, sorted by token count, cut into batches of 1, 8 or 32, on one session with ${o.cpus} intra-op threads spinning off and on${o.cpus > 1 ? ` and ${o.cpus} one-thread sessions in worker threads side by side` : ''}; the better of a pass before and after the server passes per cell, the best cell is the limit. Raw b1: batch-1 medians on the c=1 load's texts right before each c=1 cell; the c=1 column is each pass's p50 minus its faster raw b1, averaged. Model memory, as in the generated-BERT tables: at load, what inferkit serve prints per model (the RSS / PSS growth while its sessions opened and made their load-time runs); after c=32, this process's growth from before the server started to the end of its c=32 cell; both against the graph's weights.`,
+      `Limit = server-limit's measureLimit on the graph the server runs: the 32-text mix tokenized with the family's tokenizer, sorted by token count, cut into batches of 1, 8 or 32 (packed into rows as the server's runs are: every family's graph here is built from its checkpoint and packs), on one session with ${o.cpus} intra-op threads spinning off and on${o.cpus > 1 ? ` and ${o.cpus} one-thread sessions in worker threads side by side` : ''}; the better of a pass before and after the server passes per cell, the best cell is the limit. Raw b1: batch-1 medians on the c=1 load's texts right before each c=1 cell; the c=1 column is each pass's p50 minus its faster raw b1, averaged. Model memory, as in the generated-BERT tables: at load, what inferkit serve prints per model (the RSS / PSS growth while its sessions opened and made their load-time runs); after c=32, this process's growth from before the server started to the end of its c=32 cell; both against the graph's weights.`,
       `Machine: ${machineLine(machineInfo())}.`,
     ],
   };

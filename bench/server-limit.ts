@@ -89,6 +89,8 @@ export interface LimitCell {
 /** One token server cell: concurrency 1 (p50), then 32 (throughput, cores, main-thread time, health p99). */
 export interface TokenCell {
   rate: number;
+  /** Sentences/s at the moderate concurrency measureTokenServer was asked for (NaN when not). */
+  rateModerate: number;
   p50: number;
   serverCores: number;
   clientCores: number;
@@ -194,9 +196,9 @@ async function rawBatch1(session: OrtSession, feeds: readonly OrtFeeds[], budget
 
 /**
  * One fresh `inferkit serve` of `isvc` (model `bert`): raw batch-1 medians on the load's texts, then the c=1 load,
- * then the c=32 load (with /metrics, event-loop time and memory growth around it).
+ * then the c=32 load (with /metrics, event-loop time and memory growth around it), then, with `moderate`, a load at that concurrency.
  */
-export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1, prepack = false): Promise<TokenCell> {
+export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1, prepack = false, moderate = 0): Promise<TokenCell> {
   const memory0 = processMemory();
   const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
   const server = await serve([isvc], { port: 0, loaders, inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
@@ -221,8 +223,11 @@ export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' 
     const elu = performance.eventLoopUtilization(elu0);
     const memory1 = processMemory();
     const calls1 = await modelMetrics(server.port, 'bert');
+    // After the c=32 cell's figures are taken: a moderate load, where the queue holds fewer texts to choose runs from.
+    const some = moderate > 0 ? await runLoadInChild({ ...job, concurrency: moderate, probeLive: false }) : undefined;
     return {
       rate: many.requests / many.seconds,
+      rateModerate: some !== undefined ? some.requests / some.seconds : Number.NaN,
       p50: median(one.latenciesMs),
       serverCores: many.serverCores,
       clientCores: many.clientCores,

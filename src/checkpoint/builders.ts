@@ -20,6 +20,11 @@ export interface GraphBuilderEntry {
   version: number;
   /** Variants beyond `fp32`. */
   variants?: readonly string[];
+  /**
+   * A token classifier whose `attention_mask` may pack several texts in a row (segment numbers 1, 2, …, padding 0;
+   * see families/encoder/segments.ts): the runner then packs a run's texts instead of padding them.
+   */
+  packsTexts?: boolean;
   /** The graph, with weights as lazy initializers read from `ck` (see OnnxGraphBuilder.lazyFloat32). */
   build(ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder | Promise<OnnxGraphBuilder>;
 }

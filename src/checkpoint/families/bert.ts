@@ -78,8 +78,9 @@ export function bertLayoutSpec(ck: Checkpoint, layout: Layout): EncoderSpec {
 
 function entry(layout: Layout): GraphBuilderEntry {
   return {
-    version: 2,
+    version: 3,
     variants: ['int8'],
+    packsTexts: true,
     build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildEncoderTokenClassifier(ck, bertLayoutSpec(ck, layout), options.variant === 'int8'),
   };
 }

@@ -7,6 +7,7 @@ import { disentangledAttention, type RelativeContext } from './deberta-v2/disent
 import { relativeIndexTables } from './deberta-v2/relative-positions.js';
 import { activation, checkedShape, layerNorm, linear, weight, weightRow, type CheckpointOps } from './encoder/checkpoint-ops.js';
 import { encoderConfig, labelsOf, modelPrefix } from './encoder/encoder-config.js';
+import { segmentInputs } from './encoder/segments.js';
 
 /** The `config.json` fields of `DebertaV2ForTokenClassification` (DeBERTa-v2 and v3), with transformers' defaults. */
 const DebertaV2ConfigSchema = z.looseObject({
@@ -31,9 +32,6 @@ const DebertaV2ConfigSchema = z.looseObject({
 });
 
 type DebertaV2Config = z.output<typeof DebertaV2ConfigSchema>;
-
-// The additive key mask transformers uses for fp32 (torch.finfo(float32).min).
-const MASKED = -3.4028234663852886e38;
 
 /** `pos_att_type` as a list (`"p2c|c2p"` strings too); an unknown term fails naming it. */
 function positionTerms(c: DebertaV2Config, source: string): { c2p: boolean; p2c: boolean } {
@@ -68,7 +66,8 @@ function checkBuildable(c: DebertaV2Config, source: string): void {
 
 /**
  * The graph of `DebertaV2ForTokenClassification`: int64 `input_ids`, `attention_mask` (and `token_type_ids` with
- * 2+ token types) `[batch, sequence]` → `logits` `[batch, sequence, labels]`. Embeddings (absolute positions only
+ * 2+ token types) `[batch, sequence]` → `logits` `[batch, sequence, labels]`; `attention_mask` may pack several texts
+ * in a row (segment numbers: positions, absolute and relative, count inside each text; see segmentInputs). Embeddings (absolute positions only
  * with `position_biased_input`), LayerNorm, zeroed at padding; layers of disentangled attention (see
  * disentangledAttention) sharing the normalised relative embeddings; the token classifier.
  */
@@ -83,10 +82,9 @@ export function buildDebertaV2TokenClassifier(ck: Checkpoint, int8: boolean): On
   const ops: CheckpointOps = { g, ck, int8 };
   const ids = g.input('input_ids', 'int64', ['batch', 'sequence']);
   const maskIn = g.input('attention_mask', 'int64', ['batch', 'sequence']);
-  const keep = g.op('Cast', [maskIn], { to: attr.int(1) });
-  let x = embeddings(ops, c, p, ids, keep);
-  const mask = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [g.floatScalar(1), keep]), g.floatScalar(MASKED)]), g.int64Vector([1, 2])]);
-  const relative = c.relative_attention ? relativeContext(ops, c, p, ids) : undefined;
+  const { keep, mask, positions } = segmentInputs(g, maskIn);
+  let x = embeddings(ops, c, p, ids, keep, positions);
+  const relative = c.relative_attention ? relativeContext(ops, c, p, ids, positions) : undefined;
   for (let i = 0; i < c.num_hidden_layers; i++) {
     const l = `${p}encoder.layer.${i}.`;
     const shared = c.share_att_key;
@@ -109,14 +107,15 @@ export function buildDebertaV2TokenClassifier(ck: Checkpoint, int8: boolean): On
   return g;
 }
 
-function embeddings(ops: CheckpointOps, c: DebertaV2Config, p: string, ids: string, keep: string): string {
+function embeddings(ops: CheckpointOps, c: DebertaV2Config, p: string, ids: string, keep: string, positions: string): string {
   const { g, ck } = ops;
   const h = c.hidden_size;
   let sum = g.op('Gather', [weight(ops, `${p}embeddings.word_embeddings.weight`, [c.vocab_size, h]), ids], { axis: attr.int(0) });
   if (c.position_biased_input) {
     const table = weight(ops, `${p}embeddings.position_embeddings.weight`, [c.max_position_embeddings, h]);
-    const seqLen = g.op('Shape', [ids], { start: attr.int(1), end: attr.int(2) });
-    sum = g.op('Add', [sum, g.op('Slice', [table, g.int64Vector([0]), seqLen, g.int64Vector([0])])]);
+    // Padding of a packed row longer than the table counts past it: read clamped (its logits are dropped).
+    const index = g.op('Min', [positions, g.int64Vector([c.max_position_embeddings - 1])]);
+    sum = g.op('Add', [sum, g.op('Gather', [table, index], { axis: attr.int(0) })]);
   }
   const typeName = `${p}embeddings.token_type_embeddings.weight`;
   if (c.type_vocab_size > 1) {
@@ -130,8 +129,11 @@ function embeddings(ops: CheckpointOps, c: DebertaV2Config, p: string, ids: stri
   return g.op('Mul', [normed, g.op('Unsqueeze', [keep, g.int64Vector([2])])]);
 }
 
-/** The relative embeddings (first 2·span rows, LayerNorm-ed with `norm_rel_ebd`) and the `[seq, seq]` row indices. */
-function relativeContext(ops: CheckpointOps, c: DebertaV2Config, p: string, ids: string): RelativeContext {
+/**
+ * The relative embeddings (first 2·span rows, LayerNorm-ed with `norm_rel_ebd`) and the `[batch, seq, seq]` row indices,
+ * from each token's position inside its segment (`positions`, int64 `[batch, seq]`).
+ */
+function relativeContext(ops: CheckpointOps, c: DebertaV2Config, p: string, ids: string, positions: string): RelativeContext {
   const { g, ck } = ops;
   const terms = positionTerms(c, ck.dir);
   const maxRelative = c.max_relative_positions < 1 ? c.max_position_embeddings : c.max_relative_positions;
@@ -149,28 +151,31 @@ function relativeContext(ops: CheckpointOps, c: DebertaV2Config, p: string, ids:
   const maxLength = c.max_position_embeddings;
   const tables = relativeIndexTables(maxLength, span, c.position_buckets, maxRelative);
   const seqLen1d = g.op('Shape', [ids], { start: attr.int(1), end: attr.int(2) });
-  const seqLen = g.op('Squeeze', [seqLen1d, g.int64Vector([0])]);
-  const positions = g.op('Range', [g.int64('relative_range_start', [0], []), seqLen, g.int64('relative_range_step', [1], [])]);
-  const shifted = g.op('Add', [positions, g.int64('relative_offset', [maxLength - 1], [])]);
-  const delta = g.op('Sub', [g.op('Unsqueeze', [shifted, g.int64Vector([1])]), g.op('Unsqueeze', [positions, g.int64Vector([0])])]);
+  // δ = i − j from the positions inside each segment, as table rows (δ + maxLength − 1). Pairs across segments are
+  // masked; a packed row longer than maxLength clamps them into the table.
+  const last = maxLength - 1;
+  const delta = g.op('Sub', [g.op('Unsqueeze', [positions, g.int64Vector([2])]), g.op('Unsqueeze', [positions, g.int64Vector([1])])]);
+  const shifted = g.op('Max', [g.op('Min', [g.op('Add', [delta, g.int64Vector([last])]), g.int64Vector([2 * last])]), g.int64Vector([0])]);
   const c2pTable = g.int64('relative_c2p_rows', tables.c2p, [tables.c2p.length]);
   const p2cTable = g.int64('relative_p2c_rows', tables.p2c, [tables.p2c.length]);
-  // The rows a sequence of this length reads (both tables are monotone in δ): [lo, hi) of the 2·span rows.
-  const firstDelta = g.op('Sub', [g.int64Vector([maxLength]), seqLen1d]); // δ = −(seq − 1)
-  const lastDelta = g.op('Add', [seqLen1d, g.int64Vector([maxLength - 2])]); // δ = seq − 1
+  // The rows a row this long reads (both tables are monotone in δ, |δ| < min(seq, maxLength)): [lo, hi) of the 2·span rows.
+  const reach = g.op('Min', [seqLen1d, g.int64Vector([maxLength])]);
+  const firstDelta = g.op('Sub', [g.int64Vector([maxLength]), reach]); // δ = −(reach − 1)
+  const lastDelta = g.op('Add', [reach, g.int64Vector([maxLength - 2])]); // δ = reach − 1
   const at = (table: string, index: string): string => g.op('Gather', [table, index], { axis: attr.int(0) });
   const lo = g.op('Min', [at(c2pTable, firstDelta), at(p2cTable, lastDelta)]);
   const hi = g.op('Add', [g.op('Max', [at(c2pTable, lastDelta), at(p2cTable, firstDelta)]), g.int64Vector([1])]);
   // Expanded to [batch, heads, seq, seq] once for every layer's GatherElements.
   const batch1d = g.op('Shape', [ids], { start: attr.int(0), end: attr.int(1) });
   const scoreShape = g.op('Concat', [batch1d, g.int64Vector([c.num_attention_heads]), seqLen1d, seqLen1d], { axis: attr.int(0) });
-  const index = (table: string): string => g.op('Expand', [g.op('Sub', [at(table, delta), lo]), scoreShape]);
+  const index = (table: string): string => g.op('Expand', [g.op('Unsqueeze', [g.op('Sub', [at(table, shifted), lo]), g.int64Vector([1])]), scoreShape]);
   return { ...terms, rel, span, window: { lo, hi }, c2pIndex: index(c2pTable), p2cIndex: index(p2cTable) };
 }
 
 /** `DebertaV2ForTokenClassification` (DeBERTa-v2 and v3); int8 as the other encoders. */
 export const DEBERTA_V2_BUILDER: GraphBuilderEntry = {
-  version: 4,
+  version: 5,
   variants: ['int8'],
+  packsTexts: true,
   build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildDebertaV2TokenClassifier(ck, options.variant === 'int8'),
 };

@@ -67,7 +67,8 @@ export function distilBertSpec(ck: Checkpoint): EncoderSpec {
 
 /** `DistilBertForTokenClassification`. */
 export const DISTILBERT_BUILDER: GraphBuilderEntry = {
-  version: 2,
+  version: 3,
   variants: ['int8'],
+  packsTexts: true,
   build: (ck: Checkpoint, options: BuildOptions): OnnxGraphBuilder => buildEncoderTokenClassifier(ck, distilBertSpec(ck), options.variant === 'int8'),
 };

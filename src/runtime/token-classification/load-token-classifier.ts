@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { GRAPH_BUILDERS } from '../../checkpoint/builders.js';
 import { resolveModelGraph, type ResolvedModelGraph } from '../../checkpoint/resolve-model-graph.js';
 import { TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
@@ -101,7 +102,9 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);
-    const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: config.pad_token_id ?? 0 };
+    // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them.
+    const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
+    const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: config.pad_token_id ?? 0, packsTexts };
     // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
     let latencySession: Awaited<ReturnType<NonNullable<OrtSession['tuneLatency']>>>;
     if (session.tuneLatency) {
@@ -117,6 +120,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
         modelFile: files.model,
         quantized,
         graphFrom: where.from,
+        packsTexts,
         ...(where.family !== undefined ? { builtFamily: where.family, buildMs: Math.round(where.buildMs) } : {}),
         v1Output: options.returnRawLogits ? 'raw_logits' : options.returnProbabilities ? 'probabilities' : 'class_ids',
         labels,

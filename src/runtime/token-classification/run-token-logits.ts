@@ -21,7 +21,18 @@ export interface BatchPlan {
   logitsName: string;
   /** Classes per token (last dimension of the logits). */
   numLabels: number;
+  /**
+   * The graph reads `attention_mask` as segment numbers (graphs built from a checkpoint, see
+   * checkpoint/families/encoder/segments.ts): a run's texts are packed into rows instead of padded (packedRows).
+   */
+  packsTexts?: boolean;
 }
+
+/**
+ * Tokens a packed row holds at most, unless one text is longer (then that text's length): attention grows with the
+ * row's length squared, the matrix products only with its tokens. On BERT-base at 128, attention is ~3% of a row.
+ */
+export const PACKED_ROW_TOKENS = 128;
 
 /** What one {@link runTokenLogits} call adds to its {@link BatchPlan}. */
 export interface TokenRunCall {
@@ -33,7 +44,8 @@ export interface TokenRunCall {
 
 /**
  * Runs the model on token id sequences, one ORT run per chunk of at most `maxBatchSize` sequences (chunks evened out),
- * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token).
+ * right-padded with `padId` and masked (`attention_mask`: int64 [batch, seq], 1 = real token), or, with `packsTexts`,
+ * packed several to a row (packedRows).
  * Returns per sequence its own logits, float32 [tokens, numLabels] row-major (pad rows dropped).
  *
  * With `sortByLength`, every call on the same session and plan shares one {@link RunQueue}: the runs are formed
@@ -103,57 +115,102 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   }
 }
 
-/** Right-padded `input_ids`, `attention_mask` (and zero `token_type_ids`) for `seqs`: `[batch, longest]` int64. */
-export function tokenFeeds(seqs: readonly number[][], plan: Pick<BatchPlan, 'padId' | 'tokenTypeIds' | 'inputIdsName' | 'attentionMaskName' | 'tokenTypeIdsName'>): OrtFeeds {
-  const batch = seqs.length;
-  const width = Math.max(...seqs.map((s) => s.length));
-  // Zero-filled: only a non-zero pad id is written, and only past each row's tokens (a BigInt fill of the
-  // whole array costs more than the rest of the tensor building on a short batch).
-  const ids = new BigInt64Array(batch * width);
-  const mask = new BigInt64Array(batch * width);
-  const pad = plan.padId === 0 ? undefined : BigInt(plan.padId);
-  for (let b = 0; b < batch; b++) {
-    const s = seqs[b];
-    const row = b * width;
-    for (let t = 0; t < s.length; t++) {
-      ids[row + t] = BigInt(s[t]);
-      mask[row + t] = 1n;
-    }
-    if (pad !== undefined) {
-      ids.fill(pad, row + s.length, row + width);
-    }
+/** Where each sequence of a run sits in its feeds: `row`, first token `start`. */
+export interface RunLayout {
+  rows: number;
+  width: number;
+  places: { row: number; start: number }[];
+}
+
+/** One text per row, right-padded to the longest. */
+function paddedLayout(seqs: readonly number[][]): RunLayout {
+  return { rows: seqs.length, width: Math.max(...seqs.map((s) => s.length)), places: seqs.map((_, row) => ({ row, start: 0 })) };
+}
+
+/**
+ * Texts packed into rows of about equal length: as many rows as the run's tokens fill rows of
+ * max(PACKED_ROW_TOKENS, the longest text) (rounded, at least one), each text, longest first, going to the row
+ * holding the fewest tokens so far; rows right-padded to the longest row.
+ */
+export function packedRows(seqs: readonly number[][]): RunLayout {
+  const total = seqs.reduce((n, s) => n + s.length, 0);
+  const rowTokens = Math.max(PACKED_ROW_TOKENS, ...seqs.map((s) => s.length));
+  const used = new Array<number>(Math.max(1, Math.round(total / rowTokens))).fill(0);
+  const order = seqs.map((_, i) => i).sort((a, b) => seqs[b].length - seqs[a].length || a - b);
+  const places = new Array<{ row: number; start: number }>(seqs.length);
+  for (const i of order) {
+    const row = used.indexOf(Math.min(...used));
+    places[i] = { row, start: used[row] };
+    used[row] += seqs[i].length;
   }
-  const shape = [batch, width];
+  return { rows: used.length, width: Math.max(...used), places };
+}
+
+/**
+ * `input_ids`, `attention_mask` (and zero `token_type_ids`) for `seqs` in `layout` (default: one right-padded text
+ * per row): `[rows, width]` int64. The mask numbers the texts of a row 1, 2, … (a row of one text: the usual 1s).
+ */
+export function tokenFeeds(
+  seqs: readonly number[][],
+  plan: Pick<BatchPlan, 'padId' | 'tokenTypeIds' | 'inputIdsName' | 'attentionMaskName' | 'tokenTypeIdsName'>,
+  layout: RunLayout = paddedLayout(seqs),
+): OrtFeeds {
+  const { rows, width } = layout;
+  // Zero-filled: the pad id is written only where no text is, when it is not 0 (a BigInt fill of the whole
+  // array costs more than the rest of the tensor building on a short batch).
+  const ids = new BigInt64Array(rows * width);
+  const mask = new BigInt64Array(rows * width);
+  const segment = new Array<number>(rows).fill(0);
+  const ends = new Array<number>(rows).fill(0);
+  for (let i = 0; i < seqs.length; i++) {
+    const s = seqs[i];
+    const { row, start } = layout.places[i];
+    const at = row * width + start;
+    const number = BigInt(++segment[row]);
+    for (let t = 0; t < s.length; t++) {
+      ids[at + t] = BigInt(s[t]);
+      mask[at + t] = number;
+    }
+    ends[row] = Math.max(ends[row], start + s.length);
+  }
+  if (plan.padId !== 0) {
+    const pad = BigInt(plan.padId);
+    ends.forEach((end, row) => ids.fill(pad, row * width + end, (row + 1) * width));
+  }
+  const shape = [rows, width];
   const feeds: OrtFeeds = { [plan.inputIdsName]: int64Tensor(ids, shape), [plan.attentionMaskName]: int64Tensor(mask, shape) };
   if (plan.tokenTypeIds) {
-    feeds[plan.tokenTypeIdsName] = int64Tensor(new BigInt64Array(batch * width), shape);
+    feeds[plan.tokenTypeIdsName] = int64Tensor(new BigInt64Array(rows * width), shape);
   }
   return feeds;
 }
 
 async function runChunk(session: OrtSession, seqs: readonly number[][], plan: BatchPlan): Promise<Float32Array[]> {
-  const batch = seqs.length;
-  const width = Math.max(...seqs.map((s) => s.length));
-  const feeds = tokenFeeds(seqs, plan);
+  const layout = plan.packsTexts === true && seqs.length > 1 ? packedRows(seqs) : paddedLayout(seqs);
+  const { rows, width } = layout;
+  const feeds = tokenFeeds(seqs, plan, layout);
   let result;
   try {
     result = await session.run(feeds);
   } catch (cause) {
-    throw new InferkitError('inference_failed', `ONNX Runtime failed on a batch of ${batch}×${width} tokens: ${(cause as Error).message}`, {
+    throw new InferkitError('inference_failed', `ONNX Runtime failed on a batch of ${rows}×${width} tokens: ${(cause as Error).message}`, {
       cause,
     });
   }
   const tensor = result[plan.logitsName];
   const dims = tensor?.dims ?? [];
-  if (!tensor || tensor.type !== 'float32' || dims.length !== 3 || dims[0] !== batch || dims[1] !== width || dims[2] !== plan.numLabels) {
+  if (!tensor || tensor.type !== 'float32' || dims.length !== 3 || dims[0] !== rows || dims[1] !== width || dims[2] !== plan.numLabels) {
     throw new InferkitError(
       'inference_failed',
-      `Expected output "${plan.logitsName}" float32 [${batch}, ${width}, ${plan.numLabels}], got ${tensor ? `${tensor.type} [${dims.join(', ')}]` : 'nothing'}`,
+      `Expected output "${plan.logitsName}" float32 [${rows}, ${width}, ${plan.numLabels}], got ${tensor ? `${tensor.type} [${dims.join(', ')}]` : 'nothing'}`,
     );
   }
   const data = tensor.data as Float32Array;
-  const rowSize = width * plan.numLabels;
-  return seqs.map((s, b) => data.subarray(b * rowSize, b * rowSize + s.length * plan.numLabels));
+  return seqs.map((s, i) => {
+    const { row, start } = layout.places[i];
+    const at = (row * width + start) * plan.numLabels;
+    return data.subarray(at, at + s.length * plan.numLabels);
+  });
 }
 
 /** Argmax class id per token of `[tokens, numLabels]` logits (first maximum on ties). */

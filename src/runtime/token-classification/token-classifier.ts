@@ -69,6 +69,11 @@ export interface TokenClassifierInfo {
   graphFrom?: 'onnx' | 'checkpoint';
   /** The family the graph was built as (`bert`, `distilbert`, `roberta`, `electra`), with `graphFrom: 'checkpoint'`. */
   builtFamily?: string;
+  /**
+   * True when a run packs several texts into one row instead of padding each to the run's longest (graphs built from
+   * a checkpoint read the attention mask as segment numbers; published ONNX graphs are padded).
+   */
+  packsTexts: boolean;
   /** Milliseconds spent building the graph (0 when the cache had it), with `graphFrom: 'checkpoint'`. */
   buildMs?: number;
   /** What `predictV1` entries hold (options `returnProbabilities` / `returnRawLogits`). V2 always answers class ids. */

@@ -1,6 +1,7 @@
 import { OnnxGraphBuilder, attr } from '../../../onnx/graph-builder.js';
 import type { Checkpoint } from '../../safetensors.js';
 import { activation, checkedShape, layerNorm, linear, weight, weightRow, type CheckpointOps } from './checkpoint-ops.js';
+import { segmentInputs } from './segments.js';
 
 /** Tensor-name prefixes (each Linear/LayerNorm without `.weight`) of one encoder layer. */
 export interface EncoderLayerNames {
@@ -49,13 +50,11 @@ export interface EncoderSpec {
   numLabels: number;
 }
 
-// The additive key mask transformers uses for fp32 (torch.finfo(float32).min).
-const MASKED = -3.4028234663852886e38;
-
 /**
  * The token-classification graph of `spec`: int64 inputs `input_ids`, `attention_mask` (and
  * `token_type_ids` where the model has 2+ token types) `[batch, sequence]`; output `logits` float32
- * `[batch, sequence, numLabels]`. Weights are lazy initializers read from `ck` as the graph is written;
+ * `[batch, sequence, numLabels]`. `attention_mask` may pack several texts in a row (segment numbers, see
+ * segmentInputs). Weights are lazy initializers read from `ck` as the graph is written;
  * MatMul weights pre-transposed (int8 with `int8`). Opset 17: LayerNormalization, erf-GELU and Softmax on
  * the last axis, which ORT's CPU optimiser fuses.
  */
@@ -64,12 +63,11 @@ export function buildEncoderTokenClassifier(ck: Checkpoint, spec: EncoderSpec, i
   const ops: CheckpointOps = { g, ck, int8 };
   const ids = g.input('input_ids', 'int64', ['batch', 'sequence']);
   const maskIn = g.input('attention_mask', 'int64', ['batch', 'sequence']);
-  let x = embeddings(ops, spec, ids);
+  const { mask, positions } = segmentInputs(g, maskIn);
+  let x = embeddings(ops, spec, ids, positions);
   if (spec.embeddingProjection !== undefined) {
     x = linear(ops, x, spec.embeddingProjection, spec.embeddingSize, spec.hidden);
   }
-  const keep = g.op('Cast', [maskIn], { to: attr.int(1) });
-  const mask = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [g.floatScalar(1), keep]), g.floatScalar(MASKED)]), g.int64Vector([1, 2])]);
   for (let i = 0; i < spec.layers; i++) {
     const n = spec.layer(i);
     const attention = selfAttention(ops, spec, x, mask, n);
@@ -84,22 +82,20 @@ export function buildEncoderTokenClassifier(ck: Checkpoint, spec: EncoderSpec, i
   return g;
 }
 
-function embeddings(ops: CheckpointOps, spec: EncoderSpec, ids: string): string {
+function embeddings(ops: CheckpointOps, spec: EncoderSpec, ids: string, segmentPositions: string): string {
   const { g } = ops;
   const e = spec.embeddingSize;
   const words = g.op('Gather', [weight(ops, spec.word, [spec.vocabSize, e]), ids], { axis: attr.int(0) });
   const posTable = weight(ops, spec.position, [spec.maxPositions, e]);
-  let positions: string;
-  if (spec.positions.kind === 'absolute') {
-    const seqLen = g.op('Shape', [ids], { start: attr.int(1), end: attr.int(2) });
-    positions = g.op('Slice', [posTable, g.int64Vector([0]), seqLen, g.int64Vector([0])]);
-  } else {
+  // Padding of a packed row longer than the table counts past it: its rows are read clamped (their logits are dropped).
+  let index = g.op('Min', [segmentPositions, g.int64Vector([spec.maxPositions - 1])]);
+  if (spec.positions.kind === 'offset') {
+    // RoBERTa's cumsum(ids != padId) · (ids != padId) + padId, counted inside each segment.
     const padId = spec.positions.padId;
     const notPad = g.op('Cast', [g.op('Not', [g.op('Equal', [ids, g.int64Vector([padId])])])], { to: attr.int(7) });
-    const axis = g.int64('position_cumsum_axis', [1], []);
-    const index = g.op('Add', [g.op('Mul', [g.op('CumSum', [notPad, axis]), notPad]), g.int64Vector([padId])]);
-    positions = g.op('Gather', [posTable, index], { axis: attr.int(0) });
+    index = g.op('Add', [g.op('Mul', [g.op('Add', [segmentPositions, g.int64Vector([1])]), notPad]), g.int64Vector([padId])]);
   }
+  const positions = g.op('Gather', [posTable, index], { axis: attr.int(0) });
   let sum = g.op('Add', [words, positions]);
   if (spec.tokenType !== undefined) {
     const { name, rows } = spec.tokenType;
@@ -114,7 +110,7 @@ function embeddings(ops: CheckpointOps, spec: EncoderSpec, ids: string): string 
   return layerNorm(ops, sum, spec.embeddingNorm, e, spec.epsilon);
 }
 
-/** Multi-head self-attention with the additive key mask `[batch, 1, 1, seq]`, then the output Linear. */
+/** Multi-head self-attention with the additive mask `[batch, 1, seq, seq]`, then the output Linear. */
 function selfAttention(ops: CheckpointOps, spec: EncoderSpec, x: string, mask: string, n: EncoderLayerNames): string {
   const { g } = ops;
   const { hidden, heads } = spec;
