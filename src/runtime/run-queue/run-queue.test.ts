@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { RunQueue } from './run-queue.js';
 
 /** A queue of numbers whose size is the number itself; runs are held until released, and recorded. */
-function heldQueue(maxRunSize: number, parallel = 1, fail?: (items: number[]) => boolean) {
+function heldQueue(maxRunSize: number, parallel = 1, fail?: (items: number[]) => boolean, maxRunTokens?: number) {
   const runs: number[][] = [];
   const gates: Array<() => void> = [];
   const queue = new RunQueue<number, string>({
     maxRunSize,
+    ...(maxRunTokens !== undefined ? { maxRunTokens } : {}),
     parallelRuns: () => parallel,
     size: (n) => n,
     start: async (items) => {
@@ -148,5 +149,56 @@ describe('RunQueue', () => {
     expect(runs.slice(2)).toEqual([[30, 31, 32, 33]]);
     await release();
     await Promise.all([a, b, c, d]);
+  });
+
+  describe('packed runs (maxRunTokens)', () => {
+    it('cuts runs by tokens, oldest items first, evenly among the runs that can start and within the budget', async () => {
+      // Budget 100, one session: 250 waiting tokens need 3 runs, evened to 84 tokens at most.
+      const { queue, runs, release } = heldQueue(64, 1, undefined, 100);
+      const items = [30, 10, 40, 20, 50, 30, 10, 20, 40];
+      const out = queue.submit(items);
+      await turn();
+      // The first run (84 tokens at most), then, as a whole budget still waits, a run of up to 100 handed over ahead.
+      expect(runs).toEqual([[30, 10, 40], [20, 50, 30]]);
+      await release();
+      // What is left (70 tokens, the lone call's) goes as one run.
+      expect(runs.slice(2)).toEqual([[10, 20, 40]]);
+      await release();
+      expect(await out).toEqual(items.map((n) => `out${n}`));
+    });
+
+    it('shares what waits between idle replicas, and hands a run over ahead only when a full budget waits', async () => {
+      const { queue, runs, release } = heldQueue(64, 2, undefined, 100);
+      const a = queue.submit([20, 20, 20, 20]);
+      await turn();
+      // Two idle replicas: 80 tokens split into two runs of 40 (a lone call also gets one run ahead: nothing is left).
+      expect(runs).toEqual([[20, 20], [20, 20]]);
+      // Another call while both run: 60 tokens are less than a budget, so they wait for a free replica...
+      const b = queue.submit([30, 30]);
+      await turn();
+      expect(runs).toHaveLength(2);
+      // ...and a third call fills the budget: one run of up to 100 tokens goes over ahead.
+      const c = queue.submit([25, 25]);
+      await turn();
+      expect(runs.slice(2)).toEqual([[30, 30, 25]]);
+      await release();
+      expect(runs.slice(3)).toEqual([[25]]);
+      await release();
+      expect(await a).toHaveLength(4);
+      expect(await b).toEqual(['out30', 'out30']);
+      expect(await c).toEqual(['out25', 'out25']);
+    });
+
+    it('runs an item larger than the budget alone, and caps runs at maxRunSize items', async () => {
+      const { queue, runs, release } = heldQueue(3, 1, undefined, 100);
+      const out = queue.submit([150, 1, 1, 1, 1]);
+      await turn();
+      expect(runs[0]).toEqual([150]);
+      await release();
+      await release();
+      expect(runs.slice(1)).toEqual([[1, 1, 1], [1]]);
+      await release();
+      expect(await out).toHaveLength(5);
+    });
   });
 });

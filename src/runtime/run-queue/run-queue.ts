@@ -20,6 +20,12 @@ export interface RunQueueOptions<I, O> {
   parallelRuns: () => number;
   /** An item's padded size in a run (token count): runs group items of similar size. */
   size: (item: I) => number;
+  /**
+   * Runs whose items are packed, not padded (see packedRows): a run is cut by the sum of its items' sizes, at most
+   * this, shared evenly among the runs that can start now, and takes the oldest items first (their sizes no longer
+   * matter). Without it, runs are cut by count around items of similar size.
+   */
+  maxRunTokens?: number;
   /** Runs `items` (one ORT run); returns one output per item, in order. */
   start: (items: I[]) => Promise<O[]>;
 }
@@ -101,10 +107,12 @@ export class RunQueue<I, O> {
         return;
       }
       const lone = this.#lone();
-      if (this.#running === parallel && this.#waiting.length < this.#options.maxRunSize && !lone) {
+      const budget = this.#options.maxRunTokens;
+      const full = budget === undefined ? this.#waiting.length >= this.#options.maxRunSize : this.#waitingTokens() >= budget;
+      if (this.#running === parallel && !full && !lone) {
         return;
       }
-      const run = this.#nextRun(lone);
+      const run = budget === undefined ? this.#nextRun(lone) : this.#nextPackedRun(budget, parallel - this.#running);
       this.#running++;
       for (const w of run) {
         w.call.running++;
@@ -138,6 +146,34 @@ export class RunQueue<I, O> {
   #lone(): boolean {
     const only = this.#waiting[0]?.call;
     return this.#waiting.every((w) => w.call === only) && [...this.#busy].every((c) => c === only);
+  }
+
+  #waitingTokens(): number {
+    return this.#waiting.reduce((n, w) => n + w.size, 0);
+  }
+
+  /**
+   * The next packed run: the oldest waiting items, in submission order, up to an even share of the waiting tokens
+   * among the `free` runs that can start now and the runs the budget needs; a run handed over ahead (`free` 0) takes
+   * a whole budget. Always one item at least.
+   */
+  #nextPackedRun(budget: number, free: number): Waiting<I, O>[] {
+    const tokens = this.#waitingTokens();
+    const cap = free <= 0 ? budget : Math.min(budget, Math.ceil(tokens / Math.max(free, Math.ceil(tokens / budget))));
+    const max = Math.max(1, Math.floor(this.#options.maxRunSize));
+    const order = [...this.#waiting].sort((a, b) => a.call.age - b.call.age || a.index - b.index);
+    const run: Waiting<I, O>[] = [];
+    let sum = 0;
+    for (const w of order) {
+      if (run.length === max || (run.length > 0 && sum + w.size > cap)) {
+        break;
+      }
+      run.push(w);
+      sum += w.size;
+    }
+    const taken = new Set(run);
+    this.#waiting = this.#waiting.filter((w) => !taken.has(w));
+    return run;
   }
 
   /** The next run: full (a `lone` call's: an even share) of what waits, around the oldest call's largest item, the least padding. */

@@ -11,7 +11,7 @@ import { createSession, withMachineThreads, type OrtSession, type SessionOptions
 import { enterMemoryPhase } from '../model-memory/measure-model-load.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema, type TokenClassConfig } from './model-files.js';
-import { tokenFeeds } from './run-token-logits.js';
+import { PACKED_RUN_TEXTS, tokenFeeds } from './run-token-logits.js';
 import { TokenClassifier } from './token-classifier.js';
 
 /** What a replica pool's latency session is timed on at load (a sentence of about 20 tokens). */
@@ -31,7 +31,8 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   /**
    * Texts per ONNX Runtime run (a request or merged batch of more runs as several, sorted by length).
    * @default 8 — on BERT-base (bench/server-limit.ts, texts of 8–22 tokens sorted by length) batches of 8
-   * beat batches of 32 by 1.26× fp32 and 1.08× int8: less padding, same per-run overhead.
+   * beat batches of 32 by 1.26× fp32 and 1.08× int8: less padding, same per-run overhead. A graph built from a
+   * checkpoint packs its runs (`info.packsTexts`): they are cut at 512 tokens, 64 texts at most (PACKED_RUN_TOKENS).
    */
   maxBatchSize?: number;
   /** Batch texts of similar length together within a request (less padding). @default true */
@@ -83,7 +84,7 @@ export type TokenClassifierSource = string | Pick<ResolvedModel, 'dir'> & Partia
  * Errors: `model_load_failed` (files missing or unreadable, unexpected graph), `config` (bad options, cuda absent), hub errors.
  */
 export async function loadTokenClassifier(source: TokenClassifierSource, options: TokenClassifierOptions = {}): Promise<TokenClassifier> {
-  const maxBatchSize = options.maxBatchSize ?? DEFAULT_RUN_BATCH;
+  let maxBatchSize = options.maxBatchSize ?? DEFAULT_RUN_BATCH;
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${maxBatchSize}`);
   }
@@ -104,6 +105,9 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     const labels = labelNames(config, graph.numLabels);
     // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them.
     const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
+    if (packsTexts && options.maxBatchSize === undefined) {
+      maxBatchSize = PACKED_RUN_TEXTS;
+    }
     const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: config.pad_token_id ?? 0, packsTexts };
     // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
     let latencySession: Awaited<ReturnType<NonNullable<OrtSession['tuneLatency']>>>;

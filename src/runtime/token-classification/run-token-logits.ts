@@ -34,6 +34,14 @@ export interface BatchPlan {
  */
 export const PACKED_ROW_TOKENS = 128;
 
+/**
+ * Tokens a packed run holds at most (4 rows of PACKED_ROW_TOKENS), and texts (PACKED_RUN_TEXTS): without padding a
+ * larger run costs no more per token, and spreads each run's fixed cost (one wake-up of the session's threads per
+ * operator) over more texts. On BERT-base, 2 threads: 32 texts in 4 rows 142 sentences/s, 8 in 1 row 123.
+ */
+export const PACKED_RUN_TOKENS = 4 * PACKED_ROW_TOKENS;
+export const PACKED_RUN_TEXTS = 64;
+
 /** What one {@link runTokenLogits} call adds to its {@link BatchPlan}. */
 export interface TokenRunCall {
   /** Cancels between runs. */
@@ -97,8 +105,10 @@ function queueOf(session: OrtSession, plan: BatchPlan): RunQueue<number[], Float
   }
   let queue = byPlan.get(plan);
   if (queue === undefined) {
+    // Packed runs are cut by tokens (the runs replicas can start now share what waits); padded ones by texts.
     queue = new RunQueue({
       maxRunSize: plan.maxBatchSize,
+      ...(plan.packsTexts === true ? { maxRunTokens: PACKED_RUN_TOKENS } : {}),
       parallelRuns: () => session.parallelRuns ?? 1,
       size: (seq) => seq.length,
       start: (seqs) => runChunk(session, seqs, plan),
