@@ -201,4 +201,18 @@ describe('RunQueue', () => {
       expect(await out).toHaveLength(5);
     });
   });
+
+  it('starts the next run before handing a finished run\'s outputs on (the session does not wait on the callers)', async () => {
+    const { queue, runs, release } = heldQueue(2);
+    const seen: number[] = [];
+    // A lone call of 6: runs of 2, one running and one handed over ahead.
+    const a = queue.submit([5, 5, 5, 5, 5, 5], { onChunk: () => seen.push(runs.length) });
+    await turn();
+    expect(runs).toHaveLength(2);
+    await release();
+    // The first run's outputs reached the caller after the third run had started.
+    expect(seen).toEqual([3, 3]);
+    await release();
+    expect(await a).toHaveLength(6);
+  });
 });

@@ -231,12 +231,15 @@ export class RunQueue<I, O> {
       }
       if (outputs !== undefined) {
         calls.get(w.call)?.push([w.index, outputs[k]]);
+      } else {
+        w.call.error ??= error ?? new InferkitError('inference_failed', 'A run failed');
       }
     });
+    // The next run starts before this one's outputs are handed on: the session is not left idle while the
+    // callers write their answers.
+    this.#pump();
     for (const [call, got] of calls) {
-      if (outputs === undefined) {
-        call.error ??= error ?? new InferkitError('inference_failed', 'A run failed');
-      } else if (call.error === undefined) {
+      if (outputs !== undefined && call.error === undefined) {
         for (const [i, out] of got) {
           call.outputs[i] = out;
         }
@@ -249,7 +252,6 @@ export class RunQueue<I, O> {
       }
       this.#settle(call);
     }
-    this.#pump();
   }
 
   /** Resolves or rejects `call` once none of its runs is running and it is done or failed. */
