@@ -32,7 +32,8 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
    * Texts per ONNX Runtime run (a request or merged batch of more runs as several, sorted by length).
    * @default 8 — on BERT-base (bench/server-limit.ts, texts of 8–22 tokens sorted by length) batches of 8
    * beat batches of 32 by 1.26× fp32 and 1.08× int8: less padding, same per-run overhead. A graph built from a
-   * checkpoint packs its runs (`info.packsTexts`): they are cut at 512 tokens, 64 texts at most (PACKED_RUN_TOKENS).
+   * checkpoint packs its runs (`info.packsTexts`): with `sortByLength` they are cut at 512 tokens, 64 texts at most
+   * (PACKED_RUN_TOKENS).
    */
   maxBatchSize?: number;
   /** Batch texts of similar length together within a request (less padding). @default true */
@@ -105,10 +106,11 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     const labels = labelNames(config, graph.numLabels);
     // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them.
     const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
-    if (packsTexts && options.maxBatchSize === undefined) {
+    if (packsTexts && options.maxBatchSize === undefined && queuedRuns(options)) {
+      // Its queued runs are cut at PACKED_RUN_TOKENS; without the queue, runs keep DEFAULT_RUN_BATCH texts.
       maxBatchSize = PACKED_RUN_TEXTS;
     }
-    const plan = { ...graph, maxBatchSize, sortByLength: options.sortByLength ?? true, padId: config.pad_token_id ?? 0, packsTexts };
+    const plan = { ...graph, maxBatchSize, sortByLength: queuedRuns(options), padId: config.pad_token_id ?? 0, packsTexts };
     // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
     let latencySession: Awaited<ReturnType<NonNullable<OrtSession['tuneLatency']>>>;
     if (session.tuneLatency) {
@@ -230,4 +232,9 @@ function describeGraph(session: OrtSession, path: string, configLabels: number |
     logitsName,
     numLabels,
   };
+}
+
+/** Whether runs come from a run queue (`sortByLength`, on by default). */
+function queuedRuns(options: TokenClassifierOptions): boolean {
+  return options.sortByLength ?? true;
 }

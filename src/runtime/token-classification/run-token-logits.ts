@@ -30,16 +30,18 @@ export interface BatchPlan {
 
 /**
  * Tokens a packed row holds at most, unless one text is longer (then that text's length): attention grows with the
- * row's length squared, the matrix products only with its tokens. On BERT-base at 128, attention is ~3% of a row.
+ * row's length squared, the matrix products only with its tokens. On BERT-base at 128, attention's score and
+ * context products are ~3% of a row's multiply-adds.
  */
 export const PACKED_ROW_TOKENS = 128;
 
 /**
- * Tokens a packed run holds at most (4 rows of PACKED_ROW_TOKENS), and texts (PACKED_RUN_TEXTS): without padding a
- * larger run costs no more per token, and spreads each run's fixed cost (one wake-up of the session's threads per
- * operator) over more texts. On BERT-base, 2 threads: 32 texts in 4 rows 142 sentences/s, 8 in 1 row 123.
+ * Tokens a queued packed run holds at most (4 rows of PACKED_ROW_TOKENS): without padding a larger run costs no more
+ * per token, and it spreads each run's fixed cost (a wake-up of the session's threads per operator) over more texts.
+ * BERT-base built, 2 threads, in-process: 32 texts in 4 rows 120 sentences/s, 8 in 1 row 108 (bench/RESULTS.md).
  */
 export const PACKED_RUN_TOKENS = 4 * PACKED_ROW_TOKENS;
+/** Texts a queued packed run holds at most (the default `maxBatchSize` of a classifier whose graph packs). */
 export const PACKED_RUN_TEXTS = 64;
 
 /** What one {@link runTokenLogits} call adds to its {@link BatchPlan}. */
