@@ -14,7 +14,7 @@ import { mappedWeights } from '../src/runtime/shared-weights/mapped-weights.js';
 import { loadTextTokenizer } from '../src/runtime/token-classification/load-text-tokenizer.js';
 import { loadTokenClassifier } from '../src/runtime/token-classification/load-token-classifier.js';
 import { findTokenClassFiles, readJsonFile, TokenClassConfigSchema } from '../src/runtime/token-classification/model-files.js';
-import { packedRows, tokenFeeds } from '../src/runtime/token-classification/run-token-logits.js';
+import { runLayout, tokenFeeds } from '../src/runtime/token-classification/run-token-logits.js';
 import { cachedFamilyCheckpoint, type ServedFamily } from './lib/family-checkpoints.js';
 import { formatBusy } from './lib/forecast-limit.js';
 import { machineInfo, machineLine } from './lib/machine.js';
@@ -66,7 +66,7 @@ async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyG
   // A graph that packs texts gets its runs packed, as the server's runner packs them (one text: padded as ever).
   const feeds = (ts: readonly string[]): OrtFeeds => {
     const seqs = ts.map((t) => ids.get(t) ?? []);
-    return tokenFeeds(seqs, plan, packsTexts && seqs.length > 1 ? packedRows(seqs) : undefined);
+    return tokenFeeds(seqs, plan, runLayout(seqs, { packsTexts }));
   };
   return { graphPath: modelFile, buildMs: buildMs !== undefined && buildMs > 0 ? buildMs : undefined, ids, feeds };
 }

@@ -60,6 +60,7 @@ interface Waiting<I, O> {
  */
 export class RunQueue<I, O> {
   readonly #options: RunQueueOptions<I, O>;
+  /** In submission order (call age, then index): only appended to and filtered. */
   #waiting: Waiting<I, O>[] = [];
   #running = 0;
   #age = 0;
@@ -108,11 +109,12 @@ export class RunQueue<I, O> {
       }
       const lone = this.#lone();
       const budget = this.#options.maxRunTokens;
-      const full = budget === undefined ? this.#waiting.length >= this.#options.maxRunSize : this.#waitingTokens() >= budget;
+      const tokens = budget === undefined ? 0 : this.#waiting.reduce((n, w) => n + w.size, 0);
+      const full = budget === undefined ? this.#waiting.length >= this.#options.maxRunSize : tokens >= budget;
       if (this.#running === parallel && !full && !lone) {
         return;
       }
-      const run = budget === undefined ? this.#nextRun(lone) : this.#nextPackedRun(budget, parallel - this.#running);
+      const run = this.#take(budget === undefined ? this.#nextRun(lone) : this.#nextPackedRun(budget, tokens, parallel - this.#running));
       this.#running++;
       for (const w of run) {
         w.call.running++;
@@ -148,29 +150,28 @@ export class RunQueue<I, O> {
     return this.#waiting.every((w) => w.call === only) && [...this.#busy].every((c) => c === only);
   }
 
-  #waitingTokens(): number {
-    return this.#waiting.reduce((n, w) => n + w.size, 0);
-  }
-
   /**
-   * The next packed run: the oldest waiting items, in submission order, up to an even share of the waiting tokens
-   * among the `free` runs that can start now and the runs the budget needs; a run handed over ahead (`free` 0) takes
-   * a whole budget. Always one item at least.
+   * The next packed run (`tokens` wait in all): the oldest waiting items (the queue is in submission order), up to
+   * an even share of the waiting tokens among the `free` runs that can start now and the runs the budget needs; a run
+   * handed over ahead (`free` 0) takes a whole budget. Always one item at least.
    */
-  #nextPackedRun(budget: number, free: number): Waiting<I, O>[] {
-    const tokens = this.#waitingTokens();
+  #nextPackedRun(budget: number, tokens: number, free: number): Waiting<I, O>[] {
     const cap = free <= 0 ? budget : Math.min(budget, Math.ceil(tokens / Math.max(free, Math.ceil(tokens / budget))));
     const max = Math.max(1, Math.floor(this.#options.maxRunSize));
-    const order = [...this.#waiting].sort((a, b) => a.call.age - b.call.age || a.index - b.index);
     const run: Waiting<I, O>[] = [];
     let sum = 0;
-    for (const w of order) {
+    for (const w of this.#waiting) {
       if (run.length === max || (run.length > 0 && sum + w.size > cap)) {
         break;
       }
       run.push(w);
       sum += w.size;
     }
+    return run;
+  }
+
+  /** Takes `run`'s items out of the queue. */
+  #take(run: Waiting<I, O>[]): Waiting<I, O>[] {
     const taken = new Set(run);
     this.#waiting = this.#waiting.filter((w) => !taken.has(w));
     return run;
@@ -206,10 +207,7 @@ export class RunQueue<I, O> {
       }
     }
     // In submission order inside the run: a lone call's chunk hands its indices over in order.
-    const run = sorted.slice(best, best + k).sort((a, b) => a.call.age - b.call.age || a.index - b.index);
-    const taken = new Set(run);
-    this.#waiting = all.filter((w) => !taken.has(w));
-    return run;
+    return sorted.slice(best, best + k).sort((a, b) => a.call.age - b.call.age || a.index - b.index);
   }
 
   async #start(run: Waiting<I, O>[]): Promise<void> {

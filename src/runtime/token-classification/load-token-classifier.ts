@@ -85,10 +85,10 @@ export type TokenClassifierSource = string | Pick<ResolvedModel, 'dir'> & Partia
  * Errors: `model_load_failed` (files missing or unreadable, unexpected graph), `config` (bad options, cuda absent), hub errors.
  */
 export async function loadTokenClassifier(source: TokenClassifierSource, options: TokenClassifierOptions = {}): Promise<TokenClassifier> {
-  let maxBatchSize = options.maxBatchSize ?? DEFAULT_RUN_BATCH;
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${maxBatchSize}`);
+  if (options.maxBatchSize !== undefined && (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize < 1)) {
+    throw new InferkitError('config', `maxBatchSize must be a positive integer, got ${options.maxBatchSize}`);
   }
+  const sortByLength = options.sortByLength ?? true;
   const quantized = options.quantized ?? false;
   const where = await locate(source, options);
   const files = await findTokenClassFiles(where.resolved.dir, where.resolved.files, { graphPath: where.graphPath });
@@ -106,11 +106,9 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     const labels = labelNames(config, graph.numLabels);
     // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them.
     const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
-    if (packsTexts && options.maxBatchSize === undefined && queuedRuns(options)) {
-      // Its queued runs are cut at PACKED_RUN_TOKENS; without the queue, runs keep DEFAULT_RUN_BATCH texts.
-      maxBatchSize = PACKED_RUN_TEXTS;
-    }
-    const plan = { ...graph, maxBatchSize, sortByLength: queuedRuns(options), padId: config.pad_token_id ?? 0, packsTexts };
+    // Its queued runs are cut at PACKED_RUN_TOKENS; without the queue (sortByLength), runs keep DEFAULT_RUN_BATCH texts.
+    const maxBatchSize = options.maxBatchSize ?? (packsTexts && sortByLength ? PACKED_RUN_TEXTS : DEFAULT_RUN_BATCH);
+    const plan = { ...graph, maxBatchSize, sortByLength, padId: config.pad_token_id ?? 0, packsTexts };
     // A replica pool keeps its latency session only where it beats a replica on a sentence-sized run.
     let latencySession: Awaited<ReturnType<NonNullable<OrtSession['tuneLatency']>>>;
     if (session.tuneLatency) {
@@ -232,9 +230,4 @@ function describeGraph(session: OrtSession, path: string, configLabels: number |
     logitsName,
     numLabels,
   };
-}
-
-/** Whether runs come from a run queue (`sortByLength`, on by default). */
-function queuedRuns(options: TokenClassifierOptions): boolean {
-  return options.sortByLength ?? true;
 }

@@ -134,6 +134,11 @@ export interface RunLayout {
   places: { row: number; start: number }[];
 }
 
+/** How `plan` lays a run of `seqs` out: packed into rows where the graph packs texts (and there are several), else one per row. */
+export function runLayout(seqs: readonly number[][], plan: Pick<BatchPlan, 'packsTexts'>): RunLayout {
+  return plan.packsTexts === true && seqs.length > 1 ? packedRows(seqs) : paddedLayout(seqs);
+}
+
 /** One text per row, right-padded to the longest. */
 function paddedLayout(seqs: readonly number[][]): RunLayout {
   return { rows: seqs.length, width: Math.max(...seqs.map((s) => s.length)), places: seqs.map((_, row) => ({ row, start: 0 })) };
@@ -198,7 +203,7 @@ export function tokenFeeds(
 }
 
 async function runChunk(session: OrtSession, seqs: readonly number[][], plan: BatchPlan): Promise<Float32Array[]> {
-  const layout = plan.packsTexts === true && seqs.length > 1 ? packedRows(seqs) : paddedLayout(seqs);
+  const layout = runLayout(seqs, plan);
   const { rows, width } = layout;
   const feeds = tokenFeeds(seqs, plan, layout);
   let result;
