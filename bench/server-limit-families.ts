@@ -20,7 +20,7 @@ import { formatBusy } from './lib/forecast-limit.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { formatNumber, formatRatio } from './lib/stats.js';
 import type { Table } from './lib/table.js';
-import { betterPass, manifest, measureLimit, measureTokenServer, memoryCell, texts, type RawB1, type TokenCell } from './server-limit.js';
+import { betterPass, limitCell, limitConfigs, manifest, measureLimit, measureTokenServer, memoryCell, texts, type RawB1, type TokenCell } from './server-limit.js';
 
 /** The moderate concurrency measured beside c=32: fewer texts wait, so runs are formed from fewer lengths. */
 const MODERATE = 8;
@@ -83,17 +83,23 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
   const weightBytes = mappedWeights(g.graphPath)?.bytes ?? statSync(g.graphPath).size;
   const log = (l: string) => o.log(`  ${family} ${l}`);
   const first = await measureLimit(g.graphPath, o.cpus, mix, g.feeds, o.cellMs, log);
+  // The first pass's best cell, measured again right before and right after each c=32 cell: the same moment.
+  const lead = first.reduce((a, b) => (b.rate > a.rate ? b : a));
+  const leadOpen = limitConfigs(g.graphPath, o.cpus).find((c) => c.config === lead.config);
+  const leadSession = await (leadOpen as NonNullable<typeof leadOpen>).open();
+  const limitNow = async () => (await limitCell(leadSession, lead.config, lead.batch, mix, g.feeds, o.cellMs)).rate;
   const lone: RawB1 = { all: await createSession(g.graphPath, { intraOpThreads: o.cpus }), one: await createSession(g.graphPath, { intraOpThreads: 1 }), feeds: g.feeds };
   const cells: TokenCell[] = [];
   try {
     for (let p = 0; p < (o.passes ?? 2); p++) {
-      const cell = await measureTokenServer(manifest(ck.dir, 'fp32', 'v1'), 'v1', undefined, o.cpus, o.cellMs, lone, false, MODERATE);
-      log(`served V1: c=32 ${formatNumber(cell.rate)} sentences/s; c=${MODERATE} ${formatNumber(cell.rateModerate)}; c=1 p50 ${formatNumber(cell.p50)} ms`);
+      const cell = await measureTokenServer(manifest(ck.dir, 'fp32', 'v1'), 'v1', undefined, o.cpus, o.cellMs, lone, false, MODERATE, limitNow);
+      log(`served V1: c=32 ${formatNumber(cell.rate)} sentences/s (limit around it ${formatNumber(cell.limitAround)}); c=${MODERATE} ${formatNumber(cell.rateModerate)}; c=1 p50 ${formatNumber(cell.p50)} ms`);
       cells.push(cell);
     }
   } finally {
     await lone.all.release();
     await lone.one.release();
+    await leadSession.release();
   }
   const limit = betterPass(first, await measureLimit(g.graphPath, o.cpus, mix, g.feeds, o.cellMs, log));
   const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
@@ -108,6 +114,7 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
     `${formatNumber(best.rate)} (b${best.batch}, ${best.config})`,
     `${formatNumber(rate)} (${cells.map((c) => formatNumber(c.rate)).join(', ')})`,
     formatRatio(rate, best.rate),
+    `${formatRatio(mean((c) => c.rate / c.limitAround), 1)} (${cells.map((c) => formatRatio(c.rate, c.limitAround)).join(', ')}; limit b${lead.batch} ${lead.config} ${formatNumber(mean((c) => c.limitAround))})`,
     `${formatNumber(mean((c) => c.rateModerate))} (${formatRatio(mean((c) => c.rateModerate), best.rate)})`,
     formatNumber(mean((c) => c.perCall)),
     formatBusy(mean((c) => c.busy)),
@@ -132,7 +139,7 @@ export async function familyLimitTable(families: readonly ServedFamily[], o: Fam
   const passes = o.passes ?? 2;
   return {
     title: `Served vs the in-process limit per family (default plan, fp32, V1, c=32 and c=1)${o.quick ? ', quick: 2 layers' : ''}, ${o.cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-    headers: ['family checkpoint (server sessions × threads)', 'tokens per load text (mean)', 'graph build s (this run)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', `server c=${MODERATE} sent/s (/ limit)`, 'texts per merged call (c=32)', 'replicas busy (c=32)', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)'],
+    headers: ['family checkpoint (server sessions × threads)', 'tokens per load text (mean)', 'graph build s (this run)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server / limit at the same moment (per pass; the limit\'s first-pass best cell, mean of right before and right after)', `server c=${MODERATE} sent/s (/ limit)`, 'texts per merged call (c=32)', 'replicas busy (c=32)', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${affinity} CPUs${busy ? ': the machine was busy, so absolute numbers and ratios are noisy' : ''}.`,

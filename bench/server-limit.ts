@@ -12,7 +12,7 @@
  * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only] [--family F]`.
  */
 import { statSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { getPriority, loadavg, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InferenceService } from '../src/contract/inference-service.js';
@@ -22,6 +22,7 @@ import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { serve } from '../src/server/serve.js';
+import { SERVE_EVENT_LOOP_NICE } from '../src/server/event-loop-priority/event-loop-priority.js';
 import { planInference } from '../src/server/inference-plan.js';
 import { runtimeConfig } from '../src/manifest/runtime-config.js';
 import { evenSizes, slicesOf } from '../src/runtime/even-sizes.js';
@@ -89,6 +90,8 @@ export interface LimitCell {
 /** One token server cell: concurrency 1 (p50), then 32 (throughput, cores, main-thread time, health p99). */
 export interface TokenCell {
   rate: number;
+  /** The limit's best cell measured right before and right after the c=32 cell, averaged (NaN when not asked): the same moment of a drifting machine. */
+  limitAround: number;
   /** Sentences/s at the moderate concurrency measureTokenServer was asked for (NaN when not). */
   rateModerate: number;
   p50: number;
@@ -141,33 +144,43 @@ async function mergedPipeline(file: string, split: readonly number[], seqs: read
  */
 export async function measureLimit(file: string, cpus: number, mix: readonly string[], feedsOf: (texts: readonly string[]) => OrtFeeds, cellMs: number, log: (line: string) => void): Promise<LimitCell[]> {
   const limit: LimitCell[] = [];
-  const configs = [
+  for (const { config, open } of limitConfigs(file, cpus)) {
+    const session = await open();
+    for (const batch of [1, 8, 32]) {
+      const cell = await limitCell(session, config, batch, mix, feedsOf, cellMs);
+      limit.push(cell);
+      log(`raw batch ${batch} ${config}: ${formatNumber(cell.rate)} sentences/s`);
+    }
+    await session.release();
+  }
+  return limit;
+}
+
+/** The limit's configurations on the graph `file` (see {@link measureLimit}): a name and how to open its session. */
+export function limitConfigs(file: string, cpus: number): Array<{ config: string; open: () => Promise<OrtSession> }> {
+  return [
     { config: 'spin off', open: () => createSession(file, { intraOpThreads: cpus }) },
     { config: 'spin on', open: () => createSession(file, { intraOpThreads: cpus, spinning: true }) },
     ...(cpus > 1 ? [{ config: `${cpus}×1 replicas`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1 }) }] : []),
     // Replicas of a float graph share one mapped copy unpacked (shared-weights/); prepacked, each holds its own copy and runs faster.
     ...(cpus > 1 ? [{ config: `${cpus}×1 replicas prepacked`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1, prepacking: true }) }] : []),
   ];
-  for (const { config, open } of configs) {
-    const session = await open();
-    for (const batch of [1, 8, 32]) {
-      const feeds = Array.from({ length: mix.length / batch }, (_, k) => feedsOf(mix.slice(k * batch, (k + 1) * batch)));
-      // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
-      // once; replicas take them as they free up (one session runs them in turn).
-      const runAll = async (): Promise<void> => {
-        await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
-      };
-      const cpu0 = process.cpuUsage();
-      const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
-      const cpu = process.cpuUsage(cpu0);
-      // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
-      const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
-      limit.push({ batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs });
-      log(`raw batch ${batch} ${config}: ${formatNumber((mix.length * 1000) / m.median)} sentences/s`);
-    }
-    await session.release();
-  }
-  return limit;
+}
+
+/** One limit cell: `mix` cut into batches of `batch`, all handed to `session` (of the configuration `config`) at once, for `cellMs`. */
+export async function limitCell(session: OrtSession, config: string, batch: number, mix: readonly string[], feedsOf: (texts: readonly string[]) => OrtFeeds, cellMs: number): Promise<LimitCell> {
+  const feeds = Array.from({ length: mix.length / batch }, (_, k) => feedsOf(mix.slice(k * batch, (k + 1) * batch)));
+  // Worker sessions take the feeds' buffers: each run gets a copy. All runs are handed over at
+  // once; replicas take them as they free up (one session runs them in turn).
+  const runAll = async (): Promise<void> => {
+    await Promise.all(feeds.map((f) => session.run(copyFeeds(f))));
+  };
+  const cpu0 = process.cpuUsage();
+  const m = await measure(runAll, { warmup: 2, runs: 200, budgetMs: cellMs, minRuns: 3 });
+  const cpu = process.cpuUsage(cpu0);
+  // CPU time per sentence resists a busy machine better than wall time (warm-up calls counted too).
+  const cpuUs = (cpu.user + cpu.system) / ((m.samples.length + 2) * mix.length);
+  return { batch, config, rate: (mix.length * 1000) / m.median, ms: (m.median * batch) / mix.length, cpuUs };
 }
 
 /** Per cell the better of two limit passes (before and after the server rows): drift over the run cannot flatter a ratio. */
@@ -198,10 +211,13 @@ async function rawBatch1(session: OrtSession, feeds: readonly OrtFeeds[], budget
  * One fresh `inferkit serve` of `isvc` (model `bert`): raw batch-1 medians on the load's texts, then the c=1 load,
  * then the c=32 load (with /metrics, event-loop time and memory growth around it), then, with `moderate`, a load at that concurrency.
  */
-export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1, prepack = false, moderate = 0): Promise<TokenCell> {
+export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1, prepack = false, moderate = 0, limitNow?: () => Promise<number>): Promise<TokenCell> {
   const memory0 = processMemory();
   const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
-  const server = await serve([isvc], { port: 0, loaders, inference: { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) } });
+  // As `inferkit serve` runs it: the event loop yields the cores to the sessions' threads once loaded. This
+  // process takes its priority back after each server, so the next one's sessions start at it.
+  const nice0 = getPriority(0);
+  const server = await serve([isvc], { port: 0, loaders, inference: { threads: cpus, eventLoopNice: SERVE_EVENT_LOOP_NICE, ...(replicas !== undefined ? { replicas } : {}) } });
   try {
     const [state] = await server.loaded();
     if (!state.ready) {
@@ -217,16 +233,19 @@ export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' 
     const b1All = await rawBatch1(raw.all, rawFeeds, Math.min(cellMs, 1500));
     const b1One = await rawBatch1(raw.one, rawFeeds, Math.min(cellMs, 1500));
     const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+    const limitBefore = limitNow !== undefined ? await limitNow() : Number.NaN;
     const calls0 = await modelMetrics(server.port, 'bert');
     const elu0 = performance.eventLoopUtilization();
     const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
     const elu = performance.eventLoopUtilization(elu0);
     const memory1 = processMemory();
     const calls1 = await modelMetrics(server.port, 'bert');
+    const limitAfter = limitNow !== undefined ? await limitNow() : Number.NaN;
     // After the c=32 cell's figures are taken: a moderate load, where the queue holds fewer texts to choose runs from.
     const some = moderate > 0 ? await runLoadInChild({ ...job, concurrency: moderate, probeLive: false }) : undefined;
     return {
       rate: many.requests / many.seconds,
+      limitAround: (limitBefore + limitAfter) / 2,
       rateModerate: some !== undefined ? some.requests / some.seconds : Number.NaN,
       p50: median(one.latenciesMs),
       serverCores: many.serverCores,
@@ -247,8 +266,22 @@ export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' 
     };
   } finally {
     await server.close();
+    restorePriority(nice0);
   }
 }
+
+/** Sets this thread's nice value back to `nice` (a lower value needs privileges: without them the bench says so once and goes on). */
+function restorePriority(nice: number): void {
+  try {
+    setPriority(0, nice);
+  } catch (e) {
+    if (!restoreWarned) {
+      restoreWarned = true;
+      process.stderr.write(`warning: could not set this process's event loop back to nice ${nice} (${(e as Error).message}): later servers' sessions start at the lowered priority, so they gain nothing from it\n`);
+    }
+  }
+}
+let restoreWarned = false;
 
 /** `RSS / PSS GiB (RSS× / PSS× the weights)`; PSS `–` where the OS does not tell it. */
 export function memoryCell(rss: number, pss: number, weights: number): string {

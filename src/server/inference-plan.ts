@@ -30,6 +30,12 @@ export interface InferenceOptions {
    * lone requests (see `SessionOptions.latencyThreads`; it maps the replicas' copy of float weights). @default true
    */
   latencySession?: boolean;
+  /**
+   * Raise the event loop thread's nice value by this much once every model has loaded (Linux, where it is per
+   * thread; see src/server/event-loop-priority/): under saturation the sessions' threads win the cores.
+   * @default 0 (the caller's thread is left alone; `inferkit serve`: 10)
+   */
+  eventLoopNice?: number;
 }
 
 /**

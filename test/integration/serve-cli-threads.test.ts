@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,57 @@ function start(args: string[]): { proc: ChildProcess; output: { text: string } }
   return { proc, output };
 }
 
+/** The fields of /proc/<pid>/task/<tid>/stat after the command name (state first; nice is the 17th). */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The process under `root` (itself or a descendant: tsx runs node as its child) that listens, found by its thread count. */
+function serverPid(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (/^\d+$/.test(name)) {
+      try {
+        const ppid = Number(statFields(`/proc/${name}/stat`)[1]);
+        children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  const all: number[] = [];
+  for (let todo = [root]; todo.length > 0; ) {
+    const pid = todo.pop() as number;
+    all.push(pid);
+    todo.push(...(children.get(pid) ?? []));
+  }
+  const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
+  return all.reduce((a, b) => (threads(b) > threads(a) ? b : a));
+}
+
+/** Nice value of every thread of `pid`, by thread id. */
+function threadNice(pid: number): Map<number, number> {
+  return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), Number(statFields(`/proc/${pid}/task/${tid}/stat`)[16])]));
+}
+
 describe('inferkit serve --threads / --quantized (child process)', () => {
+  it.runIf(process.platform === 'linux')('lowers only the event loop thread\'s priority once the models have loaded (nice +10 by default): the sessions\' threads keep theirs, and the model answers', async () => {
+    const { proc, output } = start(['examples/token-classification.yaml']);
+    const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+    await waitForText(proc, output, /models loaded:\n.*READY.*\n/, 30_000);
+    expect(output.text).toContain('event loop at nice +10 once loaded (--event-loop-nice');
+    const pid = serverPid(proc.pid as number);
+    const base = getPriority();
+    const nice = threadNice(pid);
+    // The main thread's id is the process id.
+    expect(nice.get(pid)).toBe(Math.min(19, base + 10));
+    // The session's worker thread and its ONNX Runtime threads started before: at the old priority.
+    expect([...nice].filter(([tid, n]) => tid !== pid && n === base).length).toBeGreaterThanOrEqual(2);
+    const v1 = await http(url, '/v1/models/bert:predict', { headers: { host: 'huggingface-bert.default.example.com' }, body: { instances: ['I live in Berlin'] } });
+    expect(v1.status, v1.text).toBe(200);
+  }, 75_000);
+
   it('--threads sets the shared budget, the manifest\'s cpu limit caps its model, and both show at startup and in /inferkit/v1/services', async () => {
     const { proc, output } = start(['examples/token-classification.yaml', '--threads', '3']);
     const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
@@ -86,5 +137,7 @@ describe('inferkit serve --threads / --quantized (child process)', () => {
     expect((err as { stderr: string }).stderr).toContain('--threads: expected an integer ≥ 1, got "0"');
     const bad = await promisify(execFile)(TSX, [MAIN, 'serve', 'examples/token-classification.yaml', '--replicas', 'two']).catch((e: { code?: number; stderr?: string }) => e);
     expect((bad as { stderr: string }).stderr).toContain('--replicas: expected an integer ≥ 1, got "two"');
+    const nice = await promisify(execFile)(TSX, [MAIN, 'serve', 'examples/token-classification.yaml', '--event-loop-nice', '20']).catch((e: { code?: number; stderr?: string }) => e);
+    expect((nice as { stderr: string }).stderr).toContain('--event-loop-nice: expected an integer from 0 to 19, got "20"');
   }, 30_000);
 });

@@ -1,0 +1,29 @@
+import { getPriority, platform, setPriority } from 'node:os';
+
+/**
+ * What `inferkit serve` raises its event loop's nice value by (`--event-loop-nice`'s default). BERT family served from
+ * its checkpoint on 2 cores, c=32, nice 0 and 10 alternated in one process: +6-10% sentences/s (README.md here).
+ */
+export const SERVE_EVENT_LOOP_NICE = 10;
+
+/** Most a nice value can be (the lowest priority). */
+const LOWEST = 19;
+
+/**
+ * Lowers the calling thread's CPU priority by `nice` (its nice value goes up by that much, at most to 19), so
+ * that under saturation the threads that were already running at the old priority (the ONNX sessions' intra-op
+ * threads) win the cores from it. Linux only: there a nice value belongs to one thread, so the rest of the
+ * process keeps its priority. Elsewhere (a nice value for the whole process) and for `nice` ≤ 0 nothing changes.
+ * Threads this thread starts later inherit the new value. A thread cannot raise its priority back without
+ * privileges, so this is for a process that serves and nothing else (`inferkit serve`).
+ * Returns the thread's nice value after the call, or undefined where nothing was changed.
+ */
+export function lowerThreadPriority(nice: number, os: string = platform()): number | undefined {
+  if (nice <= 0 || os !== 'linux') {
+    return undefined;
+  }
+  // pid 0: the calling thread on Linux (setpriority(2), "a bug" POSIX does not share).
+  const target = Math.min(LOWEST, getPriority(0) + nice);
+  setPriority(0, target);
+  return getPriority(0);
+}
