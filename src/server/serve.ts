@@ -184,7 +184,13 @@ export async function serve(documents: readonly (InferenceService | Secret)[], g
   registry.start(options.loaders ?? defaultLoaders());
   if (nice > 0) {
     // After the sessions' threads have started (they keep the old priority; threads started later inherit the new one).
-    void registry.settled().then(() => lowerThreadPriority(nice));
+    void registry.settled().then(() => {
+      try {
+        lowerThreadPriority(nice);
+      } catch (e) {
+        warn(`warning: could not lower the event loop's priority (inference.eventLoopNice ${nice}): ${(e as Error).message}`);
+      }
+    });
   }
 
   return {

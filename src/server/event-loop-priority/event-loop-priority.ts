@@ -1,8 +1,9 @@
 import { getPriority, platform, setPriority } from 'node:os';
 
 /**
- * What `inferkit serve` raises its event loop's nice value by (`--event-loop-nice`'s default). BERT family served from
- * its checkpoint on 2 cores, c=32, nice 0 and 10 alternated in one process: +6-10% sentences/s (README.md here).
+ * What `inferkit serve` raises its event loop's nice value by (`--event-loop-nice`'s default). Families served from
+ * their checkpoints on 2 cores, c=32, nice 0 and 10 alternated in one process: +6-10% sentences/s with a health probe
+ * every 10 ms beside the load, +1.4% (within noise) on BERT without one; health p99 under saturation ~15 → 30-60 ms.
  */
 export const SERVE_EVENT_LOOP_NICE = 10;
 
