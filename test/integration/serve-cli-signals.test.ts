@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { http } from './server-http.js';
-import { alive } from '../fixtures/processes.js';
+import { alive, leaf } from '../fixtures/processes.js';
 
 // Issue 28 N2: every way a process manager stops `npx inferkit serve` stops the server. The server
 // is started as `npx` starts a bin (npm exec → sh -c → node), from source through tsx's loader.
@@ -25,23 +24,6 @@ afterEach(() => {
     }
   }
 });
-
-function children(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** The process running the server: the last of the chain under `pid` (npm → sh → node). */
-function leaf(pid: number): number {
-  let at = pid;
-  for (let next = children(at)[0]; next !== undefined; next = children(at)[0]) {
-    at = next;
-  }
-  return at;
-}
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

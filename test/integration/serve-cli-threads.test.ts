@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { leaf } from '../fixtures/processes.js';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { http } from './server-http.js';
 
@@ -34,29 +35,6 @@ function statFields(path: string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** The process under `root` (itself or a descendant: tsx runs node as its child) that listens, found by its thread count. */
-function serverPid(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (/^\d+$/.test(name)) {
-      try {
-        const ppid = Number(statFields(`/proc/${name}/stat`)[1]);
-        children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-      } catch {
-        // gone meanwhile
-      }
-    }
-  }
-  const all: number[] = [];
-  for (let todo = [root]; todo.length > 0; ) {
-    const pid = todo.pop() as number;
-    all.push(pid);
-    todo.push(...(children.get(pid) ?? []));
-  }
-  const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
-  return all.reduce((a, b) => (threads(b) > threads(a) ? b : a));
-}
-
 /** Nice value of every thread of `pid`, by thread id. */
 function threadNice(pid: number): Map<number, number> {
   return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), Number(statFields(`/proc/${pid}/task/${tid}/stat`)[16])]));
@@ -68,7 +46,8 @@ describe('inferkit serve --threads / --quantized (child process)', () => {
     const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
     await waitForText(proc, output, /models loaded:\n.*READY.*\n/, 30_000);
     expect(output.text).toContain('event loop at nice +10 once loaded (--event-loop-nice');
-    const pid = serverPid(proc.pid as number);
+    // tsx runs node as its child: the server is the end of that chain.
+    const pid = leaf(proc.pid as number);
     const base = getPriority();
     const nice = threadNice(pid);
     // The main thread's id is the process id.
