@@ -9,7 +9,7 @@ import { parseManifest } from '../manifest/validate-manifest.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../server/guard-json-depth.js';
 import { DEFAULT_LIMITS } from '../server/guard-limits.js';
 import { DEFAULT_LOAD_RETRY } from '../server/load-retry.js';
-import { SERVE_EVENT_LOOP_NICE } from '../server/event-loop-priority/event-loop-priority.js';
+import { MAX_NICE, perThreadNice, SERVE_EVENT_LOOP_NICE } from '../server/event-loop-priority/event-loop-priority.js';
 import type { ModelState } from '../server/model-registry.js';
 import type { RunningServer } from '../server/serve.js';
 import { manifestFiles, readManifestFile } from './manifest-files.js';
@@ -148,7 +148,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
   const apiKey = await apiKeyOption(opts);
   const ingress = envIngress();
   // Loaded here, not at the top: `inferkit --help`, `--version` and `validate` start without the server and onnxruntime.
-  const eventLoopNice = intOption(opts.eventLoopNice, 'event-loop-nice', 0, 19) ?? SERVE_EVENT_LOOP_NICE;
+  const eventLoopNice = intOption(opts.eventLoopNice, 'event-loop-nice', 0, MAX_NICE) ?? SERVE_EVENT_LOOP_NICE;
   const [{ serve }, { defaultLoaders }] = await Promise.all([import('../server/serve.js'), import('../server/default-loaders.js')]);
   const server = await serve(manifests, {
     port: intOption(opts.port, 'port', 0, 65535) ?? ingress.port,
@@ -171,7 +171,7 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
   const plan = server.inference;
   const quota = plan.cpus.quota !== undefined ? `, cgroup quota ${plan.cpus.quota} CPUs` : '';
   console.error(
-    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}; weights ${opts.prepack === true ? 'prepacked by every session (--prepack)' : 'one copy per float model (one session, or replicas sharing one mapped copy)'}; ${eventLoopNice === 0 ? 'event loop at its priority' : process.platform === 'linux' ? `event loop at nice +${eventLoopNice} once loaded (--event-loop-nice; the sessions' threads first under load)` : 'event loop at its priority (--event-loop-nice acts on Linux only, where a nice value is per thread)'}`,
+    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}; weights ${opts.prepack === true ? 'prepacked by every session (--prepack)' : 'one copy per float model (one session, or replicas sharing one mapped copy)'}; ${eventLoopNice === 0 ? 'event loop at its priority' : perThreadNice() ? `event loop at nice +${eventLoopNice} once loaded (--event-loop-nice; the sessions' threads first under load)` : 'event loop at its priority (--event-loop-nice acts on Linux only, where a nice value is per thread)'}`,
   );
   console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
   for (const m of server.models()) {
@@ -232,7 +232,7 @@ export function registerServeCommand(program: Command): void {
     .option('--max-tokens-per-request <n>', `most tokens in one token-classification request, each text counted as at most its length + 2 (default ${DEFAULT_LIMITS.maxTokensPerRequest})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
     .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: a float token-classification model one session with all its threads up to 4 (the fastest single request, one copy of the weights), then one one-thread replica per thread (at most 16) plus a session with all of them for lone requests; int8 (--quantized) one per thread, at most 4; Chronos-Bolt 1; per service: annotation serving.inferkit.dev/replicas)')
-    .option('--event-loop-nice <n>', `raise the event loop thread's nice value by n (0-19) once the models have loaded, so that under saturation the sessions' threads win the cores from HTTP and tokenizing (Linux, where it is per thread; 0 leaves it alone; default ${SERVE_EVENT_LOOP_NICE})`)
+    .option('--event-loop-nice <n>', `raise the event loop thread's nice value by n (0-${MAX_NICE}) once the models have loaded, so that under saturation the sessions' threads win the cores from HTTP and tokenizing (Linux, where it is per thread; 0 leaves it alone; default ${SERVE_EVENT_LOOP_NICE})`)
     .option('--no-latency-session', 'no extra all-threads session for lone requests beside the replicas (saves one copy of the weights; a lone request then runs on one replica)')
     .option('--prepack', 'let every session of a float model prepack its MatMul weights: a private copy of the weights per replica and latency session, for 1.1-2x faster runs (default: the replicas of a float model share one memory-mapped copy, unpacked; see src/runtime/shared-weights/README.md)', false)
     .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)

@@ -27,7 +27,7 @@ import { DEFAULT_LOAD_RETRY, resolveLoadRetry, type LoadRetry } from './load-ret
 import { installGracefulClose } from './graceful-close.js';
 import { installConnectionGuard, installProbeHeadroom } from './guard-connections.js';
 import { listenOn } from './listen.js';
-import { lowerThreadPriority } from './event-loop-priority/event-loop-priority.js';
+import { lowerThreadPriority, MAX_NICE } from './event-loop-priority/event-loop-priority.js';
 import { maskSecretText } from '../manifest/secret-text.js';
 
 /** Version reported by `GET /v2` and the OpenAPI document. */
@@ -106,8 +106,8 @@ export async function serve(documents: readonly (InferenceService | Secret)[], g
   const options: ServeOptions = { ...given, log: (line) => sink(maskSecretText(line)) };
   const warn = options.log ?? stderrLine;
   const nice = options.inference?.eventLoopNice ?? 0;
-  if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
-    throw new InferkitError('config', `inference.eventLoopNice must be a whole number from 0 to 19, got ${String(nice)}`);
+  if (!Number.isInteger(nice) || nice < 0 || nice > MAX_NICE) {
+    throw new InferkitError('config', `inference.eventLoopNice must be a whole number from 0 to ${MAX_NICE}, got ${String(nice)}`);
   }
   const domain = options.domain ?? 'example.com';
   const bodyLimit = options.bodyLimit ?? 10 * 1024 * 1024;

@@ -7,8 +7,13 @@ import { getPriority, platform, setPriority } from 'node:os';
  */
 export const SERVE_EVENT_LOOP_NICE = 10;
 
-/** Most a nice value can be (the lowest priority). */
-const LOWEST = 19;
+/** Most a nice value can be (the lowest priority), and so the most `--event-loop-nice` can add. */
+export const MAX_NICE = 19;
+
+/** Whether a nice value belongs to one thread here (Linux), so that lowering one thread's leaves the others'. */
+export function perThreadNice(os: string = platform()): boolean {
+  return os === 'linux';
+}
 
 /**
  * Lowers the calling thread's CPU priority by `nice` (its nice value goes up by that much, at most to 19), so
@@ -20,11 +25,11 @@ const LOWEST = 19;
  * Returns the thread's nice value after the call, or undefined where nothing was changed.
  */
 export function lowerThreadPriority(nice: number, os: string = platform()): number | undefined {
-  if (nice <= 0 || os !== 'linux') {
+  if (nice <= 0 || !perThreadNice(os)) {
     return undefined;
   }
   // pid 0: the calling thread on Linux (setpriority(2), "a bug" POSIX does not share).
-  const target = Math.min(LOWEST, getPriority(0) + nice);
+  const target = Math.min(MAX_NICE, getPriority(0) + nice);
   setPriority(0, target);
   return getPriority(0);
 }
