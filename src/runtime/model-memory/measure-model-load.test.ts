@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tinyBertFeeds } from '../../../test/fixtures/tiny-bert-feeds.js';
 import { createSession, type OrtSession } from '../ort.js';
-import { measureModelLoad } from './measure-model-load.js';
+import { measureModelLoad, tracksLoadContext } from './measure-model-load.js';
 import type { ModelMemory } from './model-memory.js';
 
 /** The tiny BERT token classifier KServe's answers were recorded on (inline weights, about 4 MB). */
@@ -119,5 +119,23 @@ describe('measureModelLoad: each model\'s sessions open alone, its downloads bes
     const { value, memory } = await a;
     await value.release();
     expect(memory).toBeDefined();
+  }, 60_000);
+
+  it('tracks the async context only while a load runs (a promise hook on every request otherwise), and again for the next load', async () => {
+    const seen: boolean[] = [];
+    const first = await measureModelLoad(async () => {
+      seen.push(tracksLoadContext());
+      return openAndRun();
+    });
+    await first.value.release();
+    seen.push(tracksLoadContext());
+    const second = await measureModelLoad(async () => {
+      seen.push(tracksLoadContext());
+      return openAndRun();
+    });
+    await second.value.release();
+    seen.push(tracksLoadContext());
+    expect(seen).toEqual([true, false, true, false]);
+    expect(second.memory?.phase.order).toBeGreaterThan(first.memory?.phase.order ?? Infinity);
   }, 60_000);
 });

@@ -50,6 +50,11 @@ export async function measureModelLoad<T>(load: () => Promise<T>): Promise<{ val
   return { value, memory: finish(scope) };
 }
 
+/** Whether the async context is tracked now (Node's `enabled`, undocumented; else: some load runs). For tests. */
+export function tracksLoadContext(): boolean {
+  return (scopes as unknown as { enabled?: boolean }).enabled ?? active.size > 0;
+}
+
 /**
  * Marks the start of the calling load's memory phase (see {@link measureModelLoad}); waits while another
  * load's phase runs. `graph` (a path or the bytes a session opens) counts toward the model's weights.
@@ -91,6 +96,12 @@ function finish(scope: LoadScope): ModelMemory | undefined {
   const was = scope.state;
   scope.state = 'done';
   active.delete(scope);
+  if (active.size === 0) {
+    // No load runs: stop tracking the async context (the next load's `run` starts it again). While an
+    // AsyncLocalStorage is enabled, Node 20 runs a hook on every promise the process makes: a served
+    // request's main-thread CPU, V1 on the small BERT, went 165 → 150 µs without it (bench/server-overhead.ts).
+    scopes.disable();
+  }
   // The scope outlives the load (timers and workers started in it keep it as their async context): drop what it holds.
   const { graphs, alongside, before, startedAt, order } = scope;
   scope.graphs = [];
