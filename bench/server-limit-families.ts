@@ -20,7 +20,7 @@ import { formatBusy } from './lib/forecast-limit.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { formatNumber, formatRatio } from './lib/stats.js';
 import type { Table } from './lib/table.js';
-import { betterPass, limitCell, limitConfigs, manifest, measureLimit, measureTokenServer, memoryCell, texts, type RawB1, type TokenCell } from './server-limit.js';
+import { betterPass, limitCell, limitConfigs, manifest, measureLimit, measureServedRate, measureTokenServer, memoryCell, texts, type LimitCell, type RawB1, type TokenCell } from './server-limit.js';
 
 /** The moderate concurrency measured beside c=32: fewer texts wait, so runs are formed from fewer lengths. */
 const MODERATE = 8;
@@ -71,6 +71,41 @@ async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyG
   return { graphPath: modelFile, buildMs: buildMs !== undefined && buildMs > 0 ? buildMs : undefined, ids, feeds };
 }
 
+/** {@link spareCoreCell}'s answer: the served rate on one thread fewer and its limit at the same moment. */
+interface SpareCore {
+  threads: number;
+  rate: number;
+  limitAround: number;
+  lead: LimitCell;
+}
+
+/**
+ * The server planned on `cpus − 1` threads, so that a core is left for HTTP, JSON, tokenizing and the load generator,
+ * against the limit on as many threads at the same moment: its best of batch 8 and 32, spinning off and on, measured
+ * right before and right after the server's c=32 cell. What the server's own design costs, apart from the CPU its
+ * requests take from the sessions when they hold every core.
+ */
+async function spareCoreCell(dir: string, graphPath: string, cpus: number, mix: readonly string[], feeds: (t: readonly string[]) => OrtFeeds, cellMs: number): Promise<SpareCore> {
+  const threads = cpus - 1;
+  const configs = limitConfigs(graphPath, threads).filter((c) => c.config === 'spin off' || c.config === 'spin on');
+  const sessions = await Promise.all(configs.map((c) => c.open()));
+  try {
+    const first: LimitCell[] = [];
+    for (const [k, c] of configs.entries()) {
+      for (const batch of [8, 32]) {
+        first.push(await limitCell(sessions[k], c.config, batch, mix, feeds, cellMs));
+      }
+    }
+    const lead = first.reduce((a, b) => (b.rate > a.rate ? b : a));
+    const session = sessions[configs.findIndex((c) => c.config === lead.config)];
+    const limitNow = async () => (await limitCell(session, lead.config, lead.batch, mix, feeds, cellMs)).rate;
+    const { rate, limitAround } = await measureServedRate(manifest(dir, 'fp32', 'v1'), threads, cellMs, limitNow);
+    return { threads, rate, limitAround, lead };
+  } finally {
+    await Promise.all(sessions.map((x) => x.release()));
+  }
+}
+
 /** One family's row of the table: limit before and after its server passes (better per cell kept). */
 async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<string[]> {
   const ck = cachedFamilyCheckpoint(family, { ...(o.quick ? { layers: 2 } : o.layers !== undefined ? { layers: o.layers } : {}), ...(o.root !== undefined ? { root: o.root } : {}) });
@@ -102,6 +137,10 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
     await leadSession.release();
   }
   const limit = betterPass(first, await measureLimit(g.graphPath, o.cpus, mix, g.feeds, o.cellMs, log));
+  const spare = o.cpus > 1 ? await spareCoreCell(ck.dir, g.graphPath, o.cpus, mix, g.feeds, o.cellMs) : undefined;
+  if (spare !== undefined) {
+    log(`a core left over: served on ${spare.threads} thread(s) ${formatNumber(spare.rate)} sentences/s, limit around it ${formatNumber(spare.limitAround)}`);
+  }
   const best = limit.reduce((a, b) => (b.rate > a.rate ? b : a));
   const mean = (f: (c: TokenCell) => number) => cells.reduce((a, c) => a + f(c), 0) / cells.length;
   const { split, latency } = cells[0];
@@ -123,6 +162,7 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
     formatNumber(mean((c) => c.p50 - (replicas ? Math.min(c.b1All, c.b1One) : c.b1All))),
     memoryCell(mean((c) => c.loadRssBytes), mean((c) => c.loadPssBytes), weightBytes),
     memoryCell(mean((c) => c.rssBytes), mean((c) => c.pssBytes), weightBytes),
+    spare === undefined ? '–' : `${formatRatio(spare.rate, spare.limitAround)} (${formatNumber(spare.rate)} / ${formatNumber(spare.limitAround)}, b${spare.lead.batch} ${spare.lead.config})`,
   ];
 }
 
@@ -139,13 +179,14 @@ export async function familyLimitTable(families: readonly ServedFamily[], o: Fam
   const passes = o.passes ?? 2;
   return {
     title: `Served vs the in-process limit per family (default plan, fp32, V1, c=32 and c=1)${o.quick ? ', quick: 2 layers' : ''}, ${o.cpus} threads${busy ? ' — BUSY MACHINE' : ''}`,
-    headers: ['family checkpoint (server sessions × threads)', 'tokens per load text (mean)', 'graph build s (this run)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server / limit at the same moment (per pass; the limit\'s first-pass best cell, mean of right before and right after)', `server c=${MODERATE} sent/s (/ limit)`, 'texts per merged call (c=32)', 'replicas busy (c=32)', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)'],
+    headers: ['family checkpoint (server sessions × threads)', 'tokens per load text (mean)', 'graph build s (this run)', 'limit sent/s (best batch, config)', 'server c=32 sent/s (mean of passes)', 'server / limit', 'server / limit at the same moment (per pass; the limit\'s first-pass best cell, mean of right before and right after)', `server c=${MODERATE} sent/s (/ limit)`, 'texts per merged call (c=32)', 'replicas busy (c=32)', 'server c=1 p50 ms', 'raw b1 ms, same texts (all threads / 1 thread)', 'c=1 p50 − faster b1 ms', 'model memory at load (serve\'s line): RSS / PSS growth GiB (× weights)', 'model memory after c=32: RSS / PSS growth GiB (× weights)', `a core left over: server on ${o.cpus - 1} thread(s) / limit on as many, same moment (sent/s)`],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${affinity} CPUs${busy ? ': the machine was busy, so absolute numbers and ratios are noisy' : ''}.`,
       'Checkpoints: random F32 weights of each family\'s base width (hidden 768, 12 heads, FFN 3072; 12 layers, DistilBERT 6 as distilbert-base) written as config.json + model.safetensors (bench/lib/family-checkpoints.ts, seeded, generated once under the bench cache), each with its family\'s tiny conformance tokenizer.json (../shared/conformance/kserve-hf-*/model; ELECTRA takes BERT\'s) and vocab_size written to match it: 30,522 WordPiece pieces for BERT, DistilBERT and ELECTRA (their real size); 2,000 / 3,000 / 2,500 pieces for RoBERTa / XLM-R / DeBERTa-v3 (real: 50,265 / 250,002 / 128,100). The vocabulary size changes only the embedding gather, not the encoder\'s cost — but it does shrink those three\'s weights, so their model memory is against smaller weights than the real checkpoints. The small tokenizers cut the bench words into more pieces (tokens per load text), which the limit sees too.',
       `Server = inferkit serve of a KServe manifest (--model_id=<folder>, --task=token_classification, fp32, V1, defaultLoaders: the graph built from model.safetensors, server defaults for the plan and batching, the event loop at nice +10 once loaded as inferkit serve runs it), one single-text request per call, ${o.cellMs} ms per cell, load generator in a child process (server-limit's measureTokenServer; the c=32 throughput cell without health probes); ${passes} passes per family, each a fresh server, averaged (passes in brackets). Graph build s: the build in this process before the server starts (the server reuses it from the same graph cache); "cached" when an earlier run built it.`,
       `Limit = server-limit's measureLimit on the graph the server runs: the 32-text mix tokenized with the family's tokenizer, sorted by token count, cut into batches of 1, 8 or 32 (packed into rows as the server's runs are: every family's graph here is built from its checkpoint and packs), on one session with ${o.cpus} intra-op threads spinning off and on${o.cpus > 1 ? ` and ${o.cpus} one-thread sessions in worker threads side by side` : ''}; the better of a pass before and after the server passes per cell, the best cell is the limit. Raw b1: batch-1 medians on the c=1 load's texts right before each c=1 cell; the c=1 column is each pass's p50 minus its faster raw b1, averaged. Model memory, as in the generated-BERT tables: at load, what inferkit serve prints per model (the RSS / PSS growth while its sessions opened and made their load-time runs); after c=32, this process's growth from before the server started to the end of its c=32 cell; both against the graph's weights.`,
+      `A core left over: the same server planned on ${o.cpus - 1} thread(s) (one fresh server, V1, c=32 after a 1 s warm-up), against the limit on as many threads (its best of batch 8 and 32, spinning off and on, measured first; that cell again right before and right after the server's, their mean). The sessions then leave a core to HTTP, JSON, tokenizing and the load generator, so the ratio is what the server's own path costs (batch composition, hand-over, idle gaps), apart from the CPU its requests take from sessions that hold every core.`,
       'Same moment: before and after each c=32 cell, the limit\'s best cell of the first pass (its batch and configuration) is measured again for one cell; the pass\'s ratio is its c=32 rate over the mean of the two. The best-of-all-passes column takes the limit\'s best of 24 cells (12 per pass, each a median), which on a machine that drifts ±15% over minutes reads high; the same-moment ratio is what the server costs against the limit at that moment.',
       `Machine: ${machineLine(machineInfo())}.`,
     ],

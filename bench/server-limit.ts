@@ -21,6 +21,7 @@ import { mappedWeights } from '../src/runtime/shared-weights/mapped-weights.js';
 import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
+import type { ModelState } from '../src/server/model-registry.js';
 import { serve } from '../src/server/serve.js';
 import { SERVE_EVENT_LOOP_NICE } from '../src/server/event-loop-priority/event-loop-priority.js';
 import { planInference } from '../src/server/inference-plan.js';
@@ -213,20 +214,7 @@ async function rawBatch1(session: OrtSession, feeds: readonly OrtFeeds[], budget
  */
 export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' | 'v2', replicas: number | undefined, cpus: number, cellMs: number, raw: RawB1, prepack = false, moderate = 0, limitNow?: () => Promise<number>): Promise<TokenCell> {
   const memory0 = processMemory();
-  const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
-  // As `inferkit serve` runs it: the event loop yields the cores to the sessions' threads once loaded. This
-  // process takes its priority back after each server, so the next one's sessions start at it.
-  const nice0 = getPriority(0);
-  const server = await serve([isvc], { port: 0, loaders, inference: { threads: cpus, eventLoopNice: SERVE_EVENT_LOOP_NICE, ...(replicas !== undefined ? { replicas } : {}) } });
-  try {
-    const [state] = await server.loaded();
-    if (!state.ready) {
-      throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
-    }
-    const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
-    const loadTexts = texts(16, 11);
-    const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
-    const job = { port: server.port, path, bodies, ms: cellMs };
+  return withTokenServer(isvc, protocol, { threads: cpus, ...(replicas !== undefined ? { replicas } : {}) }, prepack, cellMs, async (server, state, job, loadTexts) => {
     // The raw batch-1 latency on the same texts, right before the c=1 cell (the server idles meanwhile):
     // the comparison sees the same lengths and the same moment of a drifting machine.
     const rawFeeds = loadTexts.map((t) => raw.feeds([t]));
@@ -268,10 +256,60 @@ export async function measureTokenServer(isvc: InferenceService, protocol: 'v1' 
       loadRssBytes: state.memory?.rssGrowthBytes ?? Number.NaN,
       loadPssBytes: state.memory?.pssGrowthBytes ?? Number.NaN,
     };
+  });
+}
+
+/** The load's request to a token server: path, one body per load text, the cell's length. */
+interface TokenJob {
+  port: number;
+  path: string;
+  bodies: string[];
+  ms: number;
+}
+
+/**
+ * Starts `inferkit serve` of `isvc` in this process as the CLI runs it (the event loop at nice +10 once loaded), runs
+ * `body` on it with the load's request job, and closes it. This process takes its priority back after each server,
+ * so the next one's sessions start at it.
+ */
+async function withTokenServer<T>(
+  isvc: InferenceService,
+  protocol: 'v1' | 'v2',
+  inference: { threads: number; replicas?: number },
+  prepack: boolean,
+  cellMs: number,
+  body: (server: Awaited<ReturnType<typeof serve>>, state: ModelState, job: TokenJob, loadTexts: string[]) => Promise<T>,
+): Promise<T> {
+  const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
+  const nice0 = getPriority(0);
+  const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice: SERVE_EVENT_LOOP_NICE } });
+  try {
+    const [state] = await server.loaded();
+    if (!state.ready) {
+      throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
+    }
+    const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
+    const loadTexts = texts(16, 11);
+    const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
+    return await body(server, state, { port: server.port, path, bodies, ms: cellMs }, loadTexts);
   } finally {
     await server.close();
     restorePriority(nice0);
   }
+}
+
+/**
+ * The served c=32 rate alone (V1, unprobed, after a 1 s warm-up) of `isvc` planned on `threads`, and `limitNow()`
+ * measured right before and right after it (their mean: the same moment of a drifting machine).
+ */
+export async function measureServedRate(isvc: InferenceService, threads: number, cellMs: number, limitNow: () => Promise<number>): Promise<{ rate: number; limitAround: number }> {
+  return withTokenServer(isvc, 'v1', { threads }, false, cellMs, async (_server, _state, job) => {
+    await runLoadInChild({ ...job, ms: 1000, concurrency: 32, probeLive: false });
+    const before = await limitNow();
+    const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: false });
+    const after = await limitNow();
+    return { rate: many.requests / many.seconds, limitAround: (before + after) / 2 };
+  });
 }
 
 /** Sets this thread's nice value back to `nice` (a lower value needs privileges: without them the bench says so once and goes on). */
