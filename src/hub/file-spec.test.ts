@@ -19,12 +19,15 @@ describe('selectFiles', () => {
   it('falls back to the later members of a one-of group and takes optional files when present', () => {
     const s = selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.onnx', 'vocab.txt', 'special_tokens_map.json'));
     expect(s.chosen).toEqual(['config.json', 'vocab.txt', 'model.onnx', 'special_tokens_map.json']);
+    // DeBERTa-v3 as microsoft publishes it: spm.model only; beside a tokenizer.json it is not fetched.
+    expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.safetensors', 'spm.model')).chosen).toEqual(['config.json', 'spm.model', 'model.safetensors']);
+    expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.safetensors', 'spm.model', 'tokenizer.json')).chosen).toEqual(['config.json', 'tokenizer.json', 'model.safetensors']);
   });
 
   it('lists every unmet requirement', () => {
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('tokenizer_config.json')).missing).toEqual([
       'config.json',
-      'one of (tokenizer.json, vocab.txt)',
+      'one of (tokenizer.json, vocab.txt, spm.model)',
       'one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json)',
     ]);
   });

@@ -24,18 +24,24 @@ export const TOKEN_CLASSIFICATION_GRAPHS = ['onnx/model.onnx', 'model.onnx'] as 
 /** The published int8 graph that `quantized` asks for. */
 export const TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS = ['onnx/model_quantized.onnx'] as const;
 
+/** DeBERTa-v2/v3's SentencePiece model, read when a repo has neither tokenizer.json nor vocab.txt (microsoft/deberta-v3-base ships only it). */
+export const SPM_MODEL_FILE = 'spm.model';
+
+/** A token-classification repo's tokenizer, in preference order: tokenizer.json, BERT's vocab.txt, DeBERTa-v2/v3's spm.model. */
+export const TOKENIZER_FILES = ['tokenizer.json', 'vocab.txt', SPM_MODEL_FILE] as const;
+
 /**
  * The files of a token-classification repo besides its weights (config, tokenizer, tokenizer config): what
  * `resolveModelGraph` fetches whichever weights it takes (a published graph or the safetensors checkpoint).
  */
 export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
   required: ['config.json'],
-  oneOf: [['tokenizer.json', 'vocab.txt']],
+  oneOf: [TOKENIZER_FILES],
   optional: ['tokenizer_config.json', 'special_tokens_map.json'],
 };
 
 /**
- * Files of a token-classification repo: `config.json`; `tokenizer.json` or `vocab.txt`;
+ * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`;
  * `onnx/model.onnx` or `model.onnx`, else the safetensors checkpoint inferkit builds the graph from
  * (`model.safetensors`, or `model.safetensors.index.json`, whose shards `resolveModelGraph` fetches) — or,
  * with `quantized: true`, `onnx/model_quantized.onnx` else the checkpoint (the full graph is not downloaded);
@@ -45,7 +51,7 @@ export function tokenClassificationFiles(options: TokenClassificationFilesOption
   const graphs = options.quantized ? TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS : TOKEN_CLASSIFICATION_GRAPHS;
   return {
     required: ['config.json'],
-    oneOf: [['tokenizer.json', 'vocab.txt'], [...graphs, 'model.safetensors', 'model.safetensors.index.json']],
+    oneOf: [TOKENIZER_FILES, [...graphs, 'model.safetensors', 'model.safetensors.index.json']],
     optional: ['tokenizer_config.json', 'special_tokens_map.json'],
   };
 }

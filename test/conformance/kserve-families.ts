@@ -1,6 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { piecesOfUnigram, writeSentencePieceModel } from '../fixtures/sentencepiece-writer.js';
+import { loadTextTokenizer } from '../../src/runtime/token-classification/load-text-tokenizer.js';
+import { findTokenClassFiles } from '../../src/runtime/token-classification/model-files.js';
 import type { Exchange } from './exchanges.js';
 
 /** The conformance sets of KServe's Hugging Face server on each token-classification family (folder beside `kserve-hf`). */
@@ -12,6 +15,56 @@ export const FAMILY_SETS = [
   { family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220 },
 ] as const;
 
+/**
+ * Sets replayed once more with their tokenizer.json swapped for the `spm.model` it was made from (the same pieces and
+ * scores, the specials marked as DeBERTa-v3's file marks them): a repo that ships only spm.model, as
+ * microsoft/deberta-v3-base does, must answer as KServe does (transformers builds the same tokenizer from it).
+ */
+export const SPM_SETS = [{ family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220, tokenizer: 'spm.model' }] as const;
+
+/** The texts an exchange sends (V1 `instances`/`inputs`, V2 `inputs[0].data`); none for other kinds. */
+export function exchangeTexts(e: Exchange): string[] {
+  const body = e.request.body as { instances?: unknown; inputs?: unknown } | null;
+  const list = e.kind === 'v2_infer' ? (Array.isArray(body?.inputs) ? (body.inputs[0] as { data?: unknown } | undefined)?.data : undefined) : (body?.instances ?? body?.inputs);
+  return Array.isArray(list) && list.every((t) => typeof t === 'string') ? (list as string[]) : [];
+}
+
+/**
+ * An spm.model holds float32 scores where the set's tokenizer.json (what KServe was recorded with) holds doubles, so
+ * a Unigram near-tie can segment a text otherwise. Returns a test: does the set's own tokenizer.json, scores rounded
+ * to float32 and read through the tokenizer.json path (not the spm.model path under test), tokenize `text` otherwise
+ * than `recordedIds` (KServe's; default: the set's tokenizer.json as written)? Such a text cannot be held to
+ * KServe's recording of the doubles.
+ */
+export async function float32Retokenizes(folder: string): Promise<(text: string, disableLowerCase: boolean, recordedIds?: readonly number[]) => Promise<boolean>> {
+  const model = join(setDir(folder), 'model');
+  const json = JSON.parse(readFileSync(join(model, 'tokenizer.json'), 'utf8')) as { model: { vocab: Array<[string, number]> } };
+  const load = async (vocab: Array<[string, number]>) => {
+    const dir = mkdtempSync(join(tmpdir(), `inferkit-${folder}-tok-`));
+    try {
+      mkdirSync(join(dir, 'onnx'));
+      writeFileSync(join(dir, 'onnx', 'model.onnx'), '');
+      writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ ...json, model: { ...json.model, vocab } }));
+      for (const f of ['config.json', 'tokenizer_config.json']) {
+        copyFileSync(join(model, f), join(dir, f));
+      }
+      const files = await findTokenClassFiles(dir);
+      const config = JSON.parse(readFileSync(files.config, 'utf8')) as { max_position_embeddings?: number };
+      return await Promise.all([false, true].map((disableLowerCase) => loadTextTokenizer(files, config, { disableLowerCase })));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const asDoubles = await load(json.model.vocab);
+  const asFloats = await load(json.model.vocab.map(([piece, score]) => [piece, Math.fround(score)]));
+  const ids = async (t: Awaited<ReturnType<typeof load>>, text: string, disableLowerCase: boolean) => (await t[disableLowerCase ? 1 : 0].encode([text], false))[0].ids;
+  return async (text, disableLowerCase, recordedIds) => {
+    const expected = recordedIds ?? (await ids(asDoubles, text, disableLowerCase));
+    const got = await ids(asFloats, text, disableLowerCase);
+    return got.length !== expected.length || got.some((id, i) => id !== expected[i]);
+  };
+}
+
 /** The absolute folder of a conformance set. */
 export function setDir(folder: string): string {
   return join(process.cwd(), '../shared/conformance', folder);
@@ -21,10 +74,15 @@ export function setDir(folder: string): string {
  * A copy of the set's `model/` without `onnx/` in a fresh temp folder, with an empty model cache beside it:
  * the model can then only load by building its graph from `config.json` + `model.safetensors`.
  */
-export function safetensorsOnlyCopy(folder: string): { modelDir: string; cacheDir: string } {
+export function safetensorsOnlyCopy(folder: string, tokenizer: 'tokenizer.json' | 'spm.model' = 'tokenizer.json'): { modelDir: string; cacheDir: string } {
   const root = mkdtempSync(join(tmpdir(), `inferkit-${folder}-`));
   const modelDir = join(root, 'model');
   cpSync(join(setDir(folder), 'model'), modelDir, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('onnx') });
+  if (tokenizer === 'spm.model') {
+    const json = JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as Parameters<typeof piecesOfUnigram>[0];
+    writeFileSync(join(modelDir, 'spm.model'), writeSentencePieceModel({ pieces: piecesOfUnigram(json, ['[MASK]']), unkId: json.model.unk_id }));
+    rmSync(join(modelDir, 'tokenizer.json'));
+  }
   return { modelDir, cacheDir: join(root, 'cache') };
 }
 

@@ -7,12 +7,14 @@ import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './be
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
+import { debertaV2TokenizerJson } from './sentencepiece/deberta-v2-tokenizer-json.js';
+import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
 
 /** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
-export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'default';
+export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'default';
 /** Where the effective maximum length came from. */
 export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'default';
 /**
@@ -58,7 +60,8 @@ const UNSET_MAX_LENGTH = 1e9;
 
 /**
  * Builds the tokenizer of a token-classification repo: `tokenizer.json` when present, else a BERT
- * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`).
+ * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`), else, for
+ * DeBERTa-v2/v3, the tokenizer.json transformers makes of `spm.model` (./sentencepiece/).
  *
  * Lower-casing precedence (first that applies): `disableLowerCase` option (true → keep case,
  * false → lower-case; KServe passes `do_lower_case = not --disable_lower_case`) >
@@ -76,27 +79,34 @@ export async function loadTextTokenizer(
   const tokConfig = files.tokenizerConfig ? await readJsonFile(files.tokenizerConfig, TokenizerConfigSchema) : {};
   const { maxLength, maxLengthSource } = resolveMaxLength(options.maxLength, tokConfig.model_max_length, config.max_position_embeddings);
   let lowercase: boolean | undefined;
-  let lowercaseSource: LowerCaseSource;
+  let lowercaseSource: LowerCaseSource | undefined;
   if (options.disableLowerCase !== undefined) {
     lowercase = !options.disableLowerCase;
     lowercaseSource = 'option';
   } else if (tokConfig.do_lower_case !== undefined) {
     lowercase = tokConfig.do_lower_case;
     lowercaseSource = 'tokenizer_config';
-  } else {
-    lowercaseSource = files.tokenizerJson ? 'tokenizer.json' : 'default';
+  }
+  // A tokenizer.json as written, or the one transformers makes of DeBERTa's spm.model; else BERT's vocab.txt.
+  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | 'spm.model' } | undefined = files.tokenizerJson
+    ? { json: await readTokenizerJson(files.tokenizerJson), path: files.tokenizerJson, name: 'tokenizer.json' }
+    : files.vocabTxt === undefined && files.spmModel !== undefined
+      ? { json: await spmTokenizerJson(files.spmModel, config, tokConfig), path: files.spmModel, name: 'spm.model' }
+      : undefined;
+  if (lowercaseSource === undefined) {
+    lowercaseSource = source?.name ?? 'default';
   }
   const native = options.tokenizerEngine === 'tokenizers';
   const addSpecialTokens = options.addSpecialTokens ?? true;
   let tokenizer: Tokenizer;
-  if (files.tokenizerJson) {
-    const json = await readTokenizerJson(files.tokenizerJson);
-    checkTokenizerModel(json, files.tokenizerJson, options.embeddingRows);
+  if (source !== undefined) {
+    const { json, path } = source;
+    checkTokenizerModel(json, path, options.embeddingRows);
     const normalizer = json.normalizer as Record<string, unknown> | null | undefined;
     if (lowercase !== undefined && !honoursLowerCase(json, tokConfig.tokenizer_class)) {
       // transformers' RoBERTa/XLM-R/GPT-2-style tokenizers take no do_lower_case: KServe's flag has no effect there.
       lowercase = undefined;
-      lowercaseSource = 'tokenizer.json';
+      lowercaseSource = source.name;
     }
     if (lowercase === undefined) {
       lowercase = normalizerLowercases(normalizer);
@@ -107,7 +117,7 @@ export async function loadTextTokenizer(
     if (typeof spec === 'object') {
       return withEncoder(createBertWordPiece(spec), { lowercase, lowercaseSource, maxLength, maxLengthSource, addSpecialTokens });
     }
-    tokenizer = fromJson(json, files.tokenizerJson);
+    tokenizer = fromJson(json, path);
   } else {
     lowercase ??= true;
     const vocabPath = files.vocabTxt ?? '';
@@ -183,6 +193,24 @@ function resolveMaxLength(
     return { maxLength: positions, maxLengthSource: 'config' };
   }
   return { maxLength: 512, maxLengthSource: 'default' };
+}
+
+/** The tokenizer.json of a DeBERTa-v2/v3 repo that ships only `spm.model` (as transformers makes it; a repo of another model type fails naming it). */
+async function spmTokenizerJson(path: string, config: TokenClassConfig, tokConfig: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (config.model_type !== 'deberta-v2') {
+    throw new InferkitError(
+      'model_load_failed',
+      `${path}: inferkit reads spm.model for DeBERTa-v2/v3 (config.json model_type "deberta-v2") only, and this model's model_type is ${JSON.stringify(config.model_type ?? null)}: its repo needs a tokenizer.json`,
+      { param: 'model_type' },
+    );
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (cause) {
+    throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
+  }
+  return debertaV2TokenizerJson(readSentencePieceModel(bytes, path), tokConfig, path);
 }
 
 async function readTokenizerJson(path: string): Promise<Record<string, unknown>> {

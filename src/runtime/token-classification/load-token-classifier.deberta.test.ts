@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { startMockHub, writeRepoDir, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { piecesOfUnigram, writeSentencePieceModel } from '../../../test/fixtures/sentencepiece-writer.js';
 import { loadTokenClassifier } from './load-token-classifier.js';
 
 // A DeBERTa-v3 repo on the hub with no ONNX file (the kserve-hf-deberta-v3 model folder): fp32 and, behind the
@@ -15,17 +16,25 @@ let hub: MockHub;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'inferkit-deberta-load-'));
-  hub = await startMockHub({ repos: { 'org/deberta-ner': { dir: join(DIR, 'model') } } });
+  // The same model as microsoft/deberta-v3-base publishes its tokenizer: spm.model, no tokenizer.json.
+  const tokenizerJson = JSON.parse(readFileSync(join(DIR, 'model', 'tokenizer.json'), 'utf8')) as Parameters<typeof piecesOfUnigram>[0];
+  const spmRepo = writeRepoDir(join(root, 'spm-repo'), {
+    'config.json': readFileSync(join(DIR, 'model', 'config.json'), 'utf8'),
+    'tokenizer_config.json': readFileSync(join(DIR, 'model', 'tokenizer_config.json'), 'utf8'),
+    'model.safetensors': readFileSync(join(DIR, 'model', 'model.safetensors')),
+    'spm.model': writeSentencePieceModel({ pieces: piecesOfUnigram(tokenizerJson, ['[MASK]']), unkId: tokenizerJson.model.unk_id }),
+  });
+  hub = await startMockHub({ repos: { 'org/deberta-ner': { dir: join(DIR, 'model') }, 'org/deberta-spm': { dir: spmRepo } } });
 });
 afterAll(async () => {
   await hub.close();
   await rm(root, { recursive: true, force: true });
 });
 
-async function worstLogitDifference(quantized: boolean): Promise<{ worst: number; info: unknown; files: string[] }> {
+async function worstLogitDifference(quantized: boolean, repo = 'org/deberta-ner'): Promise<{ worst: number; info: unknown; files: string[] }> {
   const files: string[] = [];
   const onProgress = (e: { type: string; file: string }): void => void (e.type === 'file-done' && files.push(e.file));
-  const c = await loadTokenClassifier('org/deberta-ner', { cacheDir: join(root, 'cache'), hubUrl: hub.url, onProgress, quantized, returnRawLogits: true, disableLowerCase: false });
+  const c = await loadTokenClassifier(repo, { cacheDir: join(root, 'cache'), hubUrl: hub.url, onProgress, quantized, returnRawLogits: true, disableLowerCase: false });
   try {
     let worst = 0;
     for (const s of recorded.singles.slice(0, 4)) {
@@ -44,6 +53,14 @@ describe('loadTokenClassifier on a DeBERTa-v3 hub repo without ONNX', () => {
     expect(info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'deberta-v2', quantized: false });
     expect(files).toContain('model.safetensors');
     expect(files.filter((f) => f.endsWith('.onnx'))).toEqual([]);
+    expect(worst).toBeLessThan(1e-4);
+  });
+
+  it('a repo whose tokenizer is only spm.model (as microsoft/deberta-v3-base): fetches it, not a tokenizer.json, and gives transformers\' logits', async () => {
+    const { worst, info, files } = await worstLogitDifference(false, 'org/deberta-spm');
+    expect(info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'deberta-v2' });
+    expect(files).toContain('spm.model');
+    expect(files).not.toContain('tokenizer.json');
     expect(worst).toBeLessThan(1e-4);
   });
 

@@ -1,0 +1,72 @@
+import { InferkitError } from '../../../errors.js';
+import { specialTokenText, type TokenizerConfig } from '../model-files.js';
+import { SPM_MODEL_TYPES, type SentencePieceModel } from './sentencepiece-model.js';
+
+/** DeBERTa-v2/v3's special tokens in tokenizer_config.json, with transformers' defaults. */
+const SPECIALS = [
+  ['pad_token', '[PAD]'],
+  ['cls_token', '[CLS]'],
+  ['sep_token', '[SEP]'],
+  ['unk_token', '[UNK]'],
+  ['mask_token', '[MASK]'],
+] as const;
+
+/**
+ * The tokenizer.json transformers' DeBERTa-v2 tokenizer (v5, KServe 0.20's) makes of an `spm.model`: the file's
+ * pieces and scores as a Unigram model (its unk id, its byte fallback), and the class's own pipeline — not the file's
+ * normaliser: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when
+ * `split_by_punct`; Metaspace `▁` (prefixed unless `add_prefix_space` is false); `[CLS] $A [SEP]`; the special
+ * tokens of tokenizer_config.json matched whole in the text (one missing from the vocabulary, such as deberta-v3's
+ * `[MASK]`, takes the next id). Lower-casing is left to the caller (KServe's `do_lower_case`), as for a tokenizer.json.
+ */
+export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: TokenizerConfig & Record<string, unknown>, path: string): Record<string, unknown> {
+  if (model.modelType !== 1) {
+    throw new InferkitError('model_load_failed', `${path}: a SentencePiece ${SPM_MODEL_TYPES[model.modelType] ?? `type ${model.modelType}`} model; DeBERTa-v2/v3's spm.model is Unigram`, { param: 'model_type' });
+  }
+  const ids = new Map<string, number>();
+  model.pieces.forEach((p, i) => {
+    if (!ids.has(p.piece)) {
+      ids.set(p.piece, i);
+    }
+  });
+  let next = model.pieces.length;
+  const added: Array<Record<string, unknown>> = [];
+  for (const [key, fallback] of SPECIALS) {
+    const content = specialTokenText(tokConfig[key], fallback);
+    if (added.some((t) => t.content === content)) {
+      continue;
+    }
+    let id = ids.get(content);
+    if (id === undefined) {
+      id = next++;
+      ids.set(content, id);
+    }
+    added.push({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  }
+  added.sort((a, b) => (a.id as number) - (b.id as number));
+  const cls = specialTokenText(tokConfig.cls_token, '[CLS]');
+  const sep = specialTokenText(tokConfig.sep_token, '[SEP]');
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: added,
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [{ type: 'Replace', pattern: { Regex: '\\s{2,}|[\\n\\r\\t]' }, content: ' ' }, { type: 'NFC' }, { type: 'Strip', strip_left: false, strip_right: true }],
+    },
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [...(tokConfig.split_by_punct === true ? [{ type: 'Punctuation', behavior: 'Isolated' }] : []), metaspace] },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: cls, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: sep, type_id: 0 } }],
+      pair: [{ SpecialToken: { id: cls, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: sep, type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: sep, type_id: 1 } }],
+      special_tokens: {
+        [cls]: { id: cls, ids: [ids.get(cls)], tokens: [cls] },
+        [sep]: { id: sep, ids: [ids.get(sep)], tokens: [sep] },
+      },
+    },
+    decoder: metaspace,
+    model: { type: 'Unigram', unk_id: model.unkId, vocab: model.pieces.map((p) => [p.piece, p.score]), byte_fallback: model.byteFallback },
+  };
+}

@@ -1,0 +1,93 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tokenizers from 'tokenizers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { piecesOfUnigram, writeSentencePieceModel } from '../../../../test/fixtures/sentencepiece-writer.js';
+import { findTokenClassFiles } from '../model-files.js';
+import { loadTextTokenizer } from '../load-text-tokenizer.js';
+import { debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
+import { readSentencePieceModel } from './sentencepiece-model.js';
+
+const SET = join(process.cwd(), '../shared/conformance/kserve-hf-deberta-v3/model');
+const shipped = JSON.parse(readFileSync(join(SET, 'tokenizer.json'), 'utf8')) as { model: { vocab: Array<[string, number]>; unk_id: number }; added_tokens: unknown[] };
+const root = mkdtempSync(join(tmpdir(), 'inferkit-spm-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A DeBERTa-v3 folder whose tokenizer is only spm.model (the set's vocabulary), and the set's tokenizer_config.json. */
+function spmOnlyFolder(name: string, tokConfig?: Record<string, unknown>): string {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  copyFileSync(join(SET, 'config.json'), join(dir, 'config.json'));
+  writeFileSync(join(dir, 'model.onnx'), '');
+  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tokConfig ?? JSON.parse(readFileSync(join(SET, 'tokenizer_config.json'), 'utf8'))));
+  writeFileSync(join(dir, 'spm.model'), writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']), unkId: shipped.model.unk_id }));
+  return dir;
+}
+
+describe('readSentencePieceModel', () => {
+  it('reads pieces, float32 scores, types, the unk id, the model type and byte fallback, skipping every other field', () => {
+    const m = readSentencePieceModel(
+      writeSentencePieceModel({ pieces: [{ piece: '<unk>', score: 0, type: 2 }, { piece: '▁the', score: -3.25 }, { piece: 'é', score: -9.1, type: 4 }], modelType: 1, byteFallback: true, unkId: 7 }),
+      'x/spm.model',
+    );
+    expect(m.pieces).toEqual([{ piece: '<unk>', score: 0, type: 2 }, { piece: '▁the', score: -3.25, type: 1 }, { piece: 'é', score: Math.fround(-9.1), type: 4 }]);
+    // The UNKNOWN piece wins over a trainer unk_id that points elsewhere.
+    expect(m).toMatchObject({ modelType: 1, unkId: 0, byteFallback: true, normalizerName: 'nmt_nfkc' });
+  });
+
+  it('fails naming the file for bytes that are not a SentencePiece model, a truncated one, or one without pieces', () => {
+    const good = writeSentencePieceModel({ pieces: [{ piece: '<unk>', score: 0, type: 2 }, { piece: 'a', score: -1 }] });
+    expect(() => readSentencePieceModel(new TextEncoder().encode('{"model": {"type": "Unigram"}}'), 'repo/spm.model')).toThrow(/repo\/spm\.model is not a SentencePiece model/);
+    expect(() => readSentencePieceModel(good.subarray(0, 9), 'repo/spm.model')).toThrow(/repo\/spm\.model is not a SentencePiece model \(.* at byte \d+\)/);
+    expect(() => readSentencePieceModel(writeSentencePieceModel({ pieces: [], extras: false }), 'repo/spm.model')).toThrow(/no vocabulary pieces/);
+    expect(() => readSentencePieceModel(writeSentencePieceModel({ pieces: [{ piece: 'a', score: -1 }], unkId: 5, extras: false }), 'repo/spm.model')).toThrow(/unk_id 5 is not a piece of its 1/);
+  });
+});
+
+describe('debertaV2TokenizerJson: what transformers makes of DeBERTa-v3\'s spm.model', () => {
+  it('is the set\'s own tokenizer.json (saved by transformers\' DebertaV2Tokenizer) from the same vocabulary, scores at float32', () => {
+    const model = readSentencePieceModel(writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']), unkId: 3 }), 'spm.model');
+    const built = debertaV2TokenizerJson(model, JSON.parse(readFileSync(join(SET, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>, 'spm.model');
+    const expected = { ...shipped, model: { ...shipped.model, vocab: shipped.model.vocab.map(([p, s]) => [p, Math.fround(s)]) } };
+    expect(built).toEqual(expected);
+  });
+
+  it('gives a special token missing from the vocabulary the next id; follows split_by_punct and add_prefix_space; refuses a BPE model naming it', async () => {
+    const pieces = [{ piece: '[PAD]', score: 0, type: 3 }, { piece: '[CLS]', score: 0, type: 3 }, { piece: '[SEP]', score: 0, type: 3 }, { piece: '[UNK]', score: 0, type: 2 }, { piece: '▁', score: -2 }, { piece: 'a', score: -3 }, { piece: 'b', score: -3 }, { piece: ',', score: -4 }, { piece: '▁a', score: -1 }];
+    const model = readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 3 }), 'spm.model');
+    const json = debertaV2TokenizerJson(model, { split_by_punct: true }, 'spm.model');
+    expect((json.added_tokens as Array<{ id: number; content: string }>).map((t) => [t.content, t.id])).toEqual([['[PAD]', 0], ['[CLS]', 1], ['[SEP]', 2], ['[UNK]', 3], ['[MASK]', 9]]);
+    const t = tokenizers.Tokenizer.fromString(JSON.stringify(json));
+    // split_by_punct: the comma is its own pre-token (so it gets its own ▁, as every pre-token does with prepend "always").
+    expect((json.pre_tokenizer as { pretokenizers: Array<{ type: string }> }).pretokenizers.map((p) => p.type)).toEqual(['Punctuation', 'Metaspace']);
+    expect((await t.encode('a,b [MASK]')).getTokens()).toEqual(['[CLS]', '▁a', '▁', ',', '▁', 'b', '[MASK]', '[SEP]']);
+    const noPrefix = tokenizers.Tokenizer.fromString(JSON.stringify(debertaV2TokenizerJson(model, { add_prefix_space: false }, 'spm.model')));
+    expect((await noPrefix.encode('ab')).getTokens()).toEqual(['[CLS]', 'a', 'b', '[SEP]']);
+    const bpe = readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 3, modelType: 2 }), 'repo/spm.model');
+    expect(() => debertaV2TokenizerJson(bpe, {}, 'repo/spm.model')).toThrow(/repo\/spm\.model: a SentencePiece BPE model; DeBERTa-v2\/v3's spm\.model is Unigram/);
+  });
+});
+
+describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
+  it('tokenizes as the set\'s tokenizer.json does, lower-casing as KServe does (do_lower_case first)', async () => {
+    const dir = spmOnlyFolder('deberta');
+    const files = await findTokenClassFiles(dir);
+    expect(files).toMatchObject({ tokenizerJson: undefined, vocabTxt: undefined, spmModel: join(dir, 'spm.model') });
+    const reference = await loadTextTokenizer({ ...files, spmModel: undefined, tokenizerJson: join(SET, 'tokenizer.json') }, { max_position_embeddings: 512 }, { disableLowerCase: false });
+    const ours = await loadTextTokenizer(files, { model_type: 'deberta-v2', max_position_embeddings: 512 }, { disableLowerCase: false });
+    expect(ours).toMatchObject({ lowercase: true, lowercaseSource: 'option', engine: 'tokenizers' });
+    const texts = ['Angela Merkel visited Paris', 'T\u0308\u0301 and \u1FBC\u0301stan Word', '  spaced\tout\n[MASK] text  ', 'ünïcödé 東京 🙂'];
+    expect(await ours.encode(texts, true)).toEqual(await reference.encode(texts, true));
+    const kept = await loadTextTokenizer(files, { model_type: 'deberta-v2' }, {});
+    expect(kept).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer_config' });
+  });
+
+  it('refuses spm.model for a model type it does not read (naming it), and a repo with no tokenizer names the three files', async () => {
+    const dir = spmOnlyFolder('albert');
+    const files = await findTokenClassFiles(dir);
+    await expect(loadTextTokenizer(files, { model_type: 'albert' }, {})).rejects.toThrow(/spm\.model for DeBERTa-v2\/v3 \(config\.json model_type "deberta-v2"\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/);
+    rmSync(join(dir, 'spm.model'));
+    await expect(findTokenClassFiles(dir)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or DeBERTa's spm\.model\)/);
+  });
+});
