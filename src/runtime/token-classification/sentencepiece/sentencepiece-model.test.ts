@@ -45,6 +45,37 @@ describe('readSentencePieceModel', () => {
   });
 });
 
+describe('readSentencePieceModel on damaged files', () => {
+  it('answers every truncation and 2,000 seeded byte flips of a real-sized file with a model or an error naming the file, never a crash', () => {
+    const good = writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']).slice(0, 200), unkId: 3 });
+    let seed = 12345;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const damaged: Uint8Array[] = [];
+    for (let n = 0; n < good.length; n += 7) {
+      damaged.push(good.subarray(0, n));
+    }
+    for (let k = 0; k < 2000; k++) {
+      const bytes = good.slice();
+      for (let flips = 1 + Math.floor(random() * 3); flips > 0; flips--) {
+        bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+      }
+      damaged.push(bytes);
+    }
+    let errors = 0;
+    for (const bytes of damaged) {
+      try {
+        const m = readSentencePieceModel(bytes, 'repo/spm.model');
+        expect(m.pieces.length).toBeGreaterThan(0);
+      } catch (e) {
+        errors++;
+        expect((e as Error).message).toMatch(/^repo\/spm\.model/);
+        expect((e as { code?: string }).code).toBe('model_load_failed');
+      }
+    }
+    expect(errors).toBeGreaterThan(0);
+  });
+});
+
 describe('debertaV2TokenizerJson: what transformers makes of DeBERTa-v3\'s spm.model', () => {
   it('is the set\'s own tokenizer.json (saved by transformers\' DebertaV2Tokenizer) from the same vocabulary, scores at float32', () => {
     const model = readSentencePieceModel(writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']), unkId: 3 }), 'spm.model');

@@ -101,7 +101,12 @@ class Reader {
 
   string(): string {
     const [start, end] = this.span();
-    return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, end));
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, end));
+    } catch {
+      this.at = start;
+      throw this.fail('a text field is not UTF-8');
+    }
   }
 
   skip(wire: number): void {
