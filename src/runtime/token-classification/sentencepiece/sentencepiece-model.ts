@@ -34,17 +34,27 @@ const NORMALIZER = { name: 1 } as const;
 
 const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
 
+/** One decoder for every text field (a deberta-v3 file has 128,000 pieces). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Reads protobuf wire format: one message's fields in order. */
 class Reader {
   at: number;
 
   constructor(
     readonly bytes: Uint8Array,
+    private readonly view: DataView,
     start: number,
     readonly end: number,
     readonly path: string,
   ) {
     this.at = start;
+  }
+
+  /** A reader of the next length-delimited field (a nested message). */
+  message(): Reader {
+    const [start, end] = this.span();
+    return new Reader(this.bytes, this.view, start, end, this.path);
   }
 
   /** The next field's number and wire type, or undefined at the end of the message. */
@@ -83,7 +93,7 @@ class Reader {
     if (this.at + 4 > this.end) {
       throw this.fail('the file ends inside a float');
     }
-    const v = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.at, 4).getFloat32(0, true);
+    const v = this.view.getFloat32(this.at, true);
     this.at += 4;
     return v;
   }
@@ -102,7 +112,7 @@ class Reader {
   string(): string {
     const [start, end] = this.span();
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, end));
+      return UTF8.decode(this.bytes.subarray(start, end));
     } catch {
       this.at = start;
       throw this.fail('a text field is not UTF-8');
@@ -136,17 +146,17 @@ class Reader {
  * errors: a file that is not protobuf, or has no pieces, fails naming it.
  */
 export function readSentencePieceModel(bytes: Uint8Array, path: string): SentencePieceModel {
-  const top = new Reader(bytes, 0, bytes.length, path);
+  const top = new Reader(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length, path);
   const model: SentencePieceModel = { pieces: [], modelType: 1, unkId: 0, byteFallback: false, normalizerName: undefined };
   for (let tag = top.tag(); tag !== undefined; tag = top.tag()) {
     if (tag.wire !== WIRE.bytes) {
       top.skip(tag.wire);
     } else if (tag.field === MODEL.pieces) {
-      model.pieces.push(readPiece(new Reader(bytes, ...top.span(), path)));
+      model.pieces.push(readPiece(top.message()));
     } else if (tag.field === MODEL.trainerSpec) {
-      readTrainer(new Reader(bytes, ...top.span(), path), model);
+      readTrainer(top.message(), model);
     } else if (tag.field === MODEL.normalizerSpec) {
-      const r = new Reader(bytes, ...top.span(), path);
+      const r = top.message();
       for (let t = r.tag(); t !== undefined; t = r.tag()) {
         if (t.field === NORMALIZER.name && t.wire === WIRE.bytes) {
           model.normalizerName = r.string();
