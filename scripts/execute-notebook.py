@@ -61,10 +61,19 @@ def main():
     parser.add_argument("--output-dir", required=True)
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
     parser.add_argument("--kernel", default="tslab")
+    parser.add_argument("--startup-timeout", type=int, default=120, help="seconds for the kernel to start")
     args = parser.parse_args()
 
     nb = nbformat.read(args.notebook, as_version=4)
-    client = NotebookClient(nb, timeout=args.timeout, kernel_name=args.kernel, resources={"metadata": {"path": os.path.dirname(os.path.abspath(args.notebook))}})
+    # The kernel's start gets its own budget: tslab compiles TypeScript as it starts, and under a full CI run on 2 cores
+    # that once took over nbclient's default of 60 s ("Kernel didn't respond in 60 seconds").
+    client = NotebookClient(
+        nb,
+        timeout=args.timeout,
+        startup_timeout=args.startup_timeout,
+        kernel_name=args.kernel,
+        resources={"metadata": {"path": os.path.dirname(os.path.abspath(args.notebook))}},
+    )
     running = {"index": None}
     client.on_cell_execute = lambda cell, cell_index: running.update(index=cell_index)
     client.on_cell_executed = lambda cell, cell_index, execute_reply: running.update(index=None if execute_reply.get("content", {}).get("status") == "ok" else cell_index)
