@@ -1,9 +1,8 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { piecesOfUnigram, writeSentencePieceModel } from '../fixtures/sentencepiece-writer.js';
 import { loadTextTokenizer } from '../../src/runtime/token-classification/load-text-tokenizer.js';
-import { findTokenClassFiles } from '../../src/runtime/token-classification/model-files.js';
 import type { Exchange } from './exchanges.js';
 
 /** The conformance sets of KServe's Hugging Face server on each token-classification family (folder beside `kserve-hf`). */
@@ -39,17 +38,14 @@ export function exchangeTexts(e: Exchange): string[] {
 export async function float32Retokenizes(folder: string): Promise<(text: string, disableLowerCase: boolean, recordedIds?: readonly number[]) => Promise<boolean>> {
   const model = join(setDir(folder), 'model');
   const json = JSON.parse(readFileSync(join(model, 'tokenizer.json'), 'utf8')) as { model: { vocab: Array<[string, number]> } };
+  const config = JSON.parse(readFileSync(join(model, 'config.json'), 'utf8')) as { max_position_embeddings?: number };
   const load = async (vocab: Array<[string, number]>) => {
     const dir = mkdtempSync(join(tmpdir(), `inferkit-${folder}-tok-`));
     try {
-      mkdirSync(join(dir, 'onnx'));
-      writeFileSync(join(dir, 'onnx', 'model.onnx'), '');
-      writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ ...json, model: { ...json.model, vocab } }));
-      for (const f of ['config.json', 'tokenizer_config.json']) {
-        copyFileSync(join(model, f), join(dir, f));
-      }
-      const files = await findTokenClassFiles(dir);
-      const config = JSON.parse(readFileSync(files.config, 'utf8')) as { max_position_embeddings?: number };
+      const tokenizerJson = join(dir, 'tokenizer.json');
+      writeFileSync(tokenizerJson, JSON.stringify({ ...json, model: { ...json.model, vocab } }));
+      // The set's own config files beside this tokenizer.json; no graph (only the tokenizer is loaded).
+      const files = { dir: model, config: join(model, 'config.json'), model: '', tokenizerJson, vocabTxt: undefined, tokenizerConfig: join(model, 'tokenizer_config.json') };
       return await Promise.all([false, true].map((disableLowerCase) => loadTextTokenizer(files, config, { disableLowerCase })));
     } finally {
       rmSync(dir, { recursive: true, force: true });

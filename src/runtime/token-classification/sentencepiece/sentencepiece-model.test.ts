@@ -12,15 +12,16 @@ import { readSentencePieceModel } from './sentencepiece-model.js';
 const SET = join(process.cwd(), '../shared/conformance/kserve-hf-deberta-v3/model');
 const shipped = JSON.parse(readFileSync(join(SET, 'tokenizer.json'), 'utf8')) as { model: { vocab: Array<[string, number]>; unk_id: number }; added_tokens: unknown[] };
 const root = mkdtempSync(join(tmpdir(), 'inferkit-spm-'));
+/** findTokenClassFiles looks for no graph when given one: these tests load the tokenizer alone. */
+const NO_GRAPH = { graphPath: 'unused' };
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A DeBERTa-v3 folder whose tokenizer is only spm.model (the set's vocabulary), and the set's tokenizer_config.json. */
-function spmOnlyFolder(name: string, tokConfig?: Record<string, unknown>): string {
+/** A DeBERTa-v3 folder whose tokenizer is only spm.model (the set's vocabulary), and the set's tokenizer_config.json; no graph (see NO_GRAPH). */
+function spmOnlyFolder(name: string): string {
   const dir = join(root, name);
   mkdirSync(dir);
   copyFileSync(join(SET, 'config.json'), join(dir, 'config.json'));
-  writeFileSync(join(dir, 'model.onnx'), '');
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tokConfig ?? JSON.parse(readFileSync(join(SET, 'tokenizer_config.json'), 'utf8'))));
+  copyFileSync(join(SET, 'tokenizer_config.json'), join(dir, 'tokenizer_config.json'));
   writeFileSync(join(dir, 'spm.model'), writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']), unkId: shipped.model.unk_id }));
   return dir;
 }
@@ -103,7 +104,7 @@ describe('debertaV2TokenizerJson: what transformers makes of DeBERTa-v3\'s spm.m
 describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
   it('tokenizes as the set\'s tokenizer.json does, lower-casing as KServe does (do_lower_case first)', async () => {
     const dir = spmOnlyFolder('deberta');
-    const files = await findTokenClassFiles(dir);
+    const files = await findTokenClassFiles(dir, {}, NO_GRAPH);
     expect(files).toMatchObject({ tokenizerJson: undefined, vocabTxt: undefined, spmModel: join(dir, 'spm.model') });
     const reference = await loadTextTokenizer({ ...files, spmModel: undefined, tokenizerJson: join(SET, 'tokenizer.json') }, { max_position_embeddings: 512 }, { disableLowerCase: false });
     const ours = await loadTextTokenizer(files, { model_type: 'deberta-v2', max_position_embeddings: 512 }, { disableLowerCase: false });
@@ -116,9 +117,9 @@ describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
 
   it('refuses spm.model for a model type it does not read (naming it), and a repo with no tokenizer names the three files', async () => {
     const dir = spmOnlyFolder('albert');
-    const files = await findTokenClassFiles(dir);
+    const files = await findTokenClassFiles(dir, {}, NO_GRAPH);
     await expect(loadTextTokenizer(files, { model_type: 'albert' }, {})).rejects.toThrow(/spm\.model for DeBERTa-v2\/v3 \(config\.json model_type "deberta-v2"\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/);
     rmSync(join(dir, 'spm.model'));
-    await expect(findTokenClassFiles(dir)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or DeBERTa's spm\.model\)/);
+    await expect(findTokenClassFiles(dir, {}, NO_GRAPH)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or DeBERTa's spm\.model\)/);
   });
 });
