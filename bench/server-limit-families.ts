@@ -20,7 +20,7 @@ import { formatBusy } from './lib/forecast-limit.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { formatNumber, formatRatio } from './lib/stats.js';
 import type { Table } from './lib/table.js';
-import { betterPass, limitCell, limitConfigs, manifest, measureLimit, measureServedRate, measureTokenServer, memoryCell, texts, type LimitCell, type RawB1, type TokenCell } from './server-limit.js';
+import { betterPass, leadLimit, manifest, measureLimit, measureServedRate, measureTokenServer, memoryCell, texts, type LimitCell, type RawB1, type TokenCell } from './server-limit.js';
 
 /** The moderate concurrency measured beside c=32: fewer texts wait, so runs are formed from fewer lengths. */
 const MODERATE = 8;
@@ -87,22 +87,13 @@ interface SpareCore {
  */
 async function spareCoreCell(dir: string, graphPath: string, cpus: number, mix: readonly string[], feeds: (t: readonly string[]) => OrtFeeds, cellMs: number): Promise<SpareCore> {
   const threads = cpus - 1;
-  const configs = limitConfigs(graphPath, threads).filter((c) => c.config === 'spin off' || c.config === 'spin on');
-  const sessions = await Promise.all(configs.map((c) => c.open()));
+  const first = await measureLimit(graphPath, threads, mix, feeds, cellMs, () => undefined, { batches: [8, 32], configs: ['spin off', 'spin on'] });
+  const limit = await leadLimit(graphPath, threads, first, mix, feeds, cellMs);
   try {
-    const first: LimitCell[] = [];
-    for (const [k, c] of configs.entries()) {
-      for (const batch of [8, 32]) {
-        first.push(await limitCell(sessions[k], c.config, batch, mix, feeds, cellMs));
-      }
-    }
-    const lead = first.reduce((a, b) => (b.rate > a.rate ? b : a));
-    const session = sessions[configs.findIndex((c) => c.config === lead.config)];
-    const limitNow = async () => (await limitCell(session, lead.config, lead.batch, mix, feeds, cellMs)).rate;
-    const { rate, limitAround } = await measureServedRate(manifest(dir, 'fp32', 'v1'), threads, cellMs, limitNow);
-    return { threads, rate, limitAround, lead };
+    const { rate, limitAround } = await measureServedRate(manifest(dir, 'fp32', 'v1'), threads, cellMs, limit.now);
+    return { threads, rate, limitAround, lead: limit.lead };
   } finally {
-    await Promise.all(sessions.map((x) => x.release()));
+    await limit.release();
   }
 }
 
@@ -119,10 +110,7 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
   const log = (l: string) => o.log(`  ${family} ${l}`);
   const first = await measureLimit(g.graphPath, o.cpus, mix, g.feeds, o.cellMs, log);
   // The first pass's best cell, measured again right before and right after each c=32 cell: the same moment.
-  const lead = first.reduce((a, b) => (b.rate > a.rate ? b : a));
-  const leadOpen = limitConfigs(g.graphPath, o.cpus).find((c) => c.config === lead.config);
-  const leadSession = await (leadOpen as NonNullable<typeof leadOpen>).open();
-  const limitNow = async () => (await limitCell(leadSession, lead.config, lead.batch, mix, g.feeds, o.cellMs)).rate;
+  const { lead, now: limitNow, release: releaseLead } = await leadLimit(g.graphPath, o.cpus, first, mix, g.feeds, o.cellMs);
   const lone: RawB1 = { all: await createSession(g.graphPath, { intraOpThreads: o.cpus }), one: await createSession(g.graphPath, { intraOpThreads: 1 }), feeds: g.feeds };
   const cells: TokenCell[] = [];
   try {
@@ -134,7 +122,7 @@ async function familyRow(family: ServedFamily, o: FamilyLimitOptions): Promise<s
   } finally {
     await lone.all.release();
     await lone.one.release();
-    await leadSession.release();
+    await releaseLead();
   }
   const limit = betterPass(first, await measureLimit(g.graphPath, o.cpus, mix, g.feeds, o.cellMs, log));
   const spare = o.cpus > 1 ? await spareCoreCell(ck.dir, g.graphPath, o.cpus, mix, g.feeds, o.cellMs) : undefined;

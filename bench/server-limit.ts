@@ -141,13 +141,22 @@ async function mergedPipeline(file: string, split: readonly number[], seqs: read
  * The in-process limit's cells on the graph `file`: `mix` (sorted by length) cut into batches of 1, 8 and 32 (the
  * least padding any batching of these texts can have), fed through `feedsOf`, on three configurations: one session
  * with `cpus` intra-op threads spinning off, the same spinning on, and one 1-thread session per CPU, each in its own
- * worker thread, taking the batches side by side. The best cell is the limit.
+ * worker thread, taking the batches side by side. The best cell is the limit. `only` narrows the batch sizes and
+ * configurations (by name).
  */
-export async function measureLimit(file: string, cpus: number, mix: readonly string[], feedsOf: (texts: readonly string[]) => OrtFeeds, cellMs: number, log: (line: string) => void): Promise<LimitCell[]> {
+export async function measureLimit(
+  file: string,
+  cpus: number,
+  mix: readonly string[],
+  feedsOf: (texts: readonly string[]) => OrtFeeds,
+  cellMs: number,
+  log: (line: string) => void,
+  only: { batches?: readonly number[]; configs?: readonly string[] } = {},
+): Promise<LimitCell[]> {
   const limit: LimitCell[] = [];
-  for (const { config, open } of limitConfigs(file, cpus)) {
+  for (const { config, open } of limitConfigs(file, cpus).filter((c) => only.configs === undefined || only.configs.includes(c.config))) {
     const session = await open();
-    for (const batch of [1, 8, 32]) {
+    for (const batch of only.batches ?? [1, 8, 32]) {
       const cell = await limitCell(session, config, batch, mix, feedsOf, cellMs);
       limit.push(cell);
       log(`raw batch ${batch} ${config}: ${formatNumber(cell.rate)} sentences/s`);
@@ -166,6 +175,20 @@ export function limitConfigs(file: string, cpus: number): Array<{ config: string
     // Replicas of a float graph share one mapped copy unpacked (shared-weights/); prepacked, each holds its own copy and runs faster.
     ...(cpus > 1 ? [{ config: `${cpus}×1 replicas prepacked`, open: () => createSession(file, { worker: true, replicas: cpus, intraOpThreads: 1, prepacking: true }) }] : []),
   ];
+}
+
+/**
+ * The best of `cells` (a limit pass on `file` with `cpus` threads), measured again on demand on a session of its own:
+ * the limit right before and right after a server cell, at the same moment of a drifting machine. `release` closes it.
+ */
+export async function leadLimit(file: string, cpus: number, cells: readonly LimitCell[], mix: readonly string[], feedsOf: (texts: readonly string[]) => OrtFeeds, cellMs: number): Promise<{ lead: LimitCell; now: () => Promise<number>; release: () => Promise<void> }> {
+  const lead = cells.reduce((a, b) => (b.rate > a.rate ? b : a));
+  const config = limitConfigs(file, cpus).find((c) => c.config === lead.config);
+  if (config === undefined) {
+    throw new Error(`no limit configuration ${lead.config} on ${cpus} threads`);
+  }
+  const session = await config.open();
+  return { lead, now: async () => (await limitCell(session, lead.config, lead.batch, mix, feedsOf, cellMs)).rate, release: () => session.release() };
 }
 
 /** One limit cell: `mix` cut into batches of `batch`, all handed to `session` (of the configuration `config`) at once, for `cellMs`. */
