@@ -12,7 +12,7 @@
  * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only] [--family F]`.
  */
 import { statSync } from 'node:fs';
-import { getPriority, loadavg, setPriority } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InferenceService } from '../src/contract/inference-service.js';
@@ -23,7 +23,6 @@ import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import type { ModelState } from '../src/server/model-registry.js';
 import { serve } from '../src/server/serve.js';
-import { SERVE_EVENT_LOOP_NICE } from '../src/server/event-loop-priority/event-loop-priority.js';
 import { planInference } from '../src/server/inference-plan.js';
 import { runtimeConfig } from '../src/manifest/runtime-config.js';
 import { evenSizes, slicesOf } from '../src/runtime/even-sizes.js';
@@ -34,6 +33,7 @@ import { modelMetrics, forecastLimitTable, formatBusy, sessionsBusy } from './li
 import { BERT_BASE, BERT_SMALL, BOLT_SMALL, BOLT_TINY, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
 import { p99 } from './lib/load-client.js';
 import { runLoadInChild } from './lib/load-process.js';
+import { withServePriority } from './lib/serve-priority.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { measure } from './lib/measure.js';
 import { formatNumber, formatRatio, median } from './lib/stats.js';
@@ -304,21 +304,21 @@ async function withTokenServer<T>(
   body: (server: Awaited<ReturnType<typeof serve>>, state: ModelState, job: TokenJob, loadTexts: string[]) => Promise<T>,
 ): Promise<T> {
   const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
-  const nice0 = getPriority(0);
-  const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice: SERVE_EVENT_LOOP_NICE } });
-  try {
-    const [state] = await server.loaded();
-    if (!state.ready) {
-      throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
+  return withServePriority(async (eventLoopNice) => {
+    const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice } });
+    try {
+      const [state] = await server.loaded();
+      if (!state.ready) {
+        throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
+      }
+      const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
+      const loadTexts = texts(16, 11);
+      const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
+      return await body(server, state, { port: server.port, path, bodies, ms: cellMs }, loadTexts);
+    } finally {
+      await server.close();
     }
-    const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
-    const loadTexts = texts(16, 11);
-    const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
-    return await body(server, state, { port: server.port, path, bodies, ms: cellMs }, loadTexts);
-  } finally {
-    await server.close();
-    restorePriority(nice0);
-  }
+  });
 }
 
 /**
@@ -335,18 +335,6 @@ export async function measureServedRate(isvc: InferenceService, threads: number,
   });
 }
 
-/** Sets this thread's nice value back to `nice` (a lower value needs privileges: without them the bench says so once and goes on). */
-function restorePriority(nice: number): void {
-  try {
-    setPriority(0, nice);
-  } catch (e) {
-    if (!restoreWarned) {
-      restoreWarned = true;
-      process.stderr.write(`warning: could not set this process's event loop back to nice ${nice} (${(e as Error).message}): later servers' sessions start at the lowered priority, so they gain nothing from it\n`);
-    }
-  }
-}
-let restoreWarned = false;
 
 /** `RSS / PSS GiB (RSS× / PSS× the weights)`; PSS `–` where the OS does not tell it. */
 export function memoryCell(rss: number, pss: number, weights: number): string {

@@ -10,6 +10,7 @@ import { benchForecastRequest, benchSeries } from './bench-series.js';
 import { cachedBoltRepo, type BoltShape } from './graph-cache.js';
 import { p99 } from './load-client.js';
 import { runLoadInChild } from './load-process.js';
+import { withServePriority } from './serve-priority.js';
 import { measure } from './measure.js';
 import { formatNumber, formatRatio, median } from './stats.js';
 import type { Table } from './table.js';
@@ -132,35 +133,43 @@ interface Cell {
 }
 
 async function measureServer(o: ForecastLimitOptions, dir: string, cfg: { kind: 'bolt' | 'theta'; replicas: number | undefined }): Promise<Cell> {
-  const server = await serve([manifest(cfg.kind === 'bolt' ? dir : 'theta')], { port: 0, loaders: defaultLoaders(), inference: { threads: o.threads, ...(cfg.replicas !== undefined ? { replicas: cfg.replicas } : {}) } });
-  try {
-    const [state] = await server.loaded();
-    if (!state.ready) {
-      throw new Error(`${cfg.kind} did not load: ${state.reason ?? ''}`);
+  // As `inferkit serve` runs it: the event loop at nice +10 once loaded (the token tables' servers too).
+  return withServePriority(async (eventLoopNice) => {
+    const server = await serve([manifest(cfg.kind === 'bolt' ? dir : 'theta')], { port: 0, loaders: defaultLoaders(), inference: { threads: o.threads, eventLoopNice, ...(cfg.replicas !== undefined ? { replicas: cfg.replicas } : {}) } });
+    try {
+      const [state] = await server.loaded();
+      if (!state.ready) {
+        throw new Error(`${cfg.kind} did not load: ${state.reason ?? ''}`);
+      }
+      const plan = server.inference.models[0];
+      const split = plan?.replicaThreads ?? [o.threads];
+      const shape = cfg.kind === 'theta' ? `${o.threads} workers` : split.length > 1 ? `${split.length} replicas × ${split[0]}${plan?.latencyThreads !== undefined ? ` + latency session × ${plan.latencyThreads}` : ''}` : `1 session × ${split[0]}`;
+      const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
+      const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
+      const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+      // A second of the saturating load first: the c=1 cell never ran the merged calls' shapes.
+      await runLoadInChild({ ...job, ms: 1000, concurrency: 32, probeLive: false });
+      const calls0 = await modelMetrics(server.port, 'fc');
+      // Throughput unprobed, as in the token tables: a probe every 10 ms is as many requests again for the event loop.
+      const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: false });
+      const calls1 = await modelMetrics(server.port, 'fc');
+      // The same load again, probed every 10 ms on its own connection: how long a health probe waits meanwhile.
+      const probed = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
+      return {
+        rate: many.requests / many.seconds,
+        perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
+        busy: sessionsBusy(calls0, calls1, many.seconds, split.length),
+        serverCores: many.serverCores,
+        serverCpuUs: (many.serverCores * many.seconds * 1e6) / many.requests,
+        liveP99: p99(probed.liveMs),
+        p50: median(one.latenciesMs),
+        shape,
+        split: split.length,
+      };
+    } finally {
+      await server.close();
     }
-    const plan = server.inference.models[0];
-    const split = plan?.replicaThreads ?? [o.threads];
-    const shape = cfg.kind === 'theta' ? `${o.threads} workers` : split.length > 1 ? `${split.length} replicas × ${split[0]}${plan?.latencyThreads !== undefined ? ` + latency session × ${plan.latencyThreads}` : ''}` : `1 session × ${split[0]}`;
-    const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
-    const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
-    const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-    const calls0 = await modelMetrics(server.port, 'fc');
-    const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
-    const calls1 = await modelMetrics(server.port, 'fc');
-    return {
-      rate: many.requests / many.seconds,
-      perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
-      busy: sessionsBusy(calls0, calls1, many.seconds, split.length),
-      serverCores: many.serverCores,
-      serverCpuUs: (many.serverCores * many.seconds * 1e6) / many.requests,
-      liveP99: p99(many.liveMs),
-      p50: median(one.latenciesMs),
-      shape,
-      split: split.length,
-    };
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 /**
@@ -228,7 +237,7 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} on ${o.cpus} CPUs${busy ? ': busy machine, numbers noisy' : ''}.`,
       `Chronos-Bolt-shaped graph: context ${s.contextLength}, prediction ${s.predictionLength}, patch ${s.patchSize}, d ${s.dModel}, ${s.layers} layers, served through defaultLoaders (one session with all threads by default, i.e. --replicas 1; with --replicas N one 1-thread session replica per thread in worker threads, a merged call cut into one even run per idle replica, plus a latency session with all threads kept at load only if faster on a 512-step series; spinning off). Limit = raw ORT on the context chunks inferkit builds for the load's mix of ${MIX} series, batches of 1/8/16/32, all handed over at once, measured before and after the server rows (the better of the two per cell): one session with ${o.threads} threads, spinning off ${raw('spin off')}${o.threads > 1 ? `; ${o.threads} one-thread sessions in worker threads side by side ${raw(`${o.threads}×1 replicas`)}` : ''} series/s. Theta: the limit is its own predict in-process on one thread (no ONNX), also the better of two passes; the server runs it in worker threads (its share of the threads), series cut into chunks of 4–16 (up to 4 per worker).`,
-      `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell; sessions busy = their worker threads' wall time on runs from inferkit_model_compute_seconds_total / (wall × sessions), – for Theta, whose workers report none), load generator in a child process (lean keep-alive sockets, as in the token tables), ${o.cellMs} ms per cell. The two Chronos-Bolt rows are measured in the order A B B A (a fresh server each time) and averaged, the passes in brackets: in a fixed order the later row gained 3–16%; cores, CPU µs and p50 are means, health p99 the worse pass.`,
+      `Server: POST /v1/timeseries/forecast, dynamic batching at its defaults (series of concurrent requests merged; series per merged call from /metrics inferkit_batch_size during the c=32 cell; sessions busy = their worker threads' wall time on runs from inferkit_model_compute_seconds_total / (wall × sessions), – for Theta, whose workers report none), the event loop at nice +10 once loaded as inferkit serve runs it, load generator in a child process (lean keep-alive sockets, as in the token tables), ${o.cellMs} ms per cell after a 1 s warm-up at c=32; the throughput cell unprobed (a probe every 10 ms is as many requests again for the event loop), /v2/health/live p99 from a second c=32 cell probed every 10 ms. The two Chronos-Bolt rows are measured in the order A B B A (a fresh server each time) and averaged, the passes in brackets: in a fixed order the later row gained 3–16%; cores, CPU µs and p50 are means, health p99 the worse pass.`,
     ],
   };
 }
