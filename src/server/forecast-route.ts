@@ -4,6 +4,7 @@ import { parseContract } from '../contract/parse.js';
 import { InferkitError } from '../errors.js';
 import { echoFrequencies } from '../protocol/forecast/echo-frequencies.js';
 import { errorResponse } from '../protocol/forecast/error-response.js';
+import { takesParsed } from '../protocol/forecast/local-forecaster.js';
 import { disconnectSignal } from './guard-abort.js';
 import { redactForecastError } from './redact-paths.js';
 import { ensureReady, route, scopeOf, type ServerContext } from './server-context.js';
@@ -45,7 +46,10 @@ export function registerForecastRoute(app: FastifyInstance, ctx: ServerContext):
           throw new InferkitError('internal', `model "${entry.name}" has no forecaster`);
         }
         // A loader's own forecaster may answer canonical names: frequencies are echoed as sent here too.
-        const answer = echoFrequencies(await entry.model.forecaster.forecast(parsed, { signal: disconnectSignal(reply) }), request.body);
+        // The server's own forecasters take the body parsed above; a loader's own one gets it as a request.
+        const forecaster = entry.model.forecaster;
+        const call = { signal: disconnectSignal(reply) };
+        const answer = echoFrequencies(await (takesParsed(forecaster) ? forecaster.forecastParsed(parsed, call) : forecaster.forecast(parsed, call)), request.body);
         // Every input failed: the answer is an error and its HTTP status says which (a year past 9999 was a 200, issue 28 N8); `partial` stays 200.
         if (answer.status === 'error') {
           reply.code(STATUS_OF_ERROR_TYPE[answer.error?.type ?? ''] ?? 500);
