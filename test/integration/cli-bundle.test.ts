@@ -73,6 +73,19 @@ describe('bundleCli', () => {
     }
   });
 
+  it('validate does not load node:child_process (commander requires it for executable subcommands; ~8 ms of start-up CPU)', { timeout: 120_000 }, async () => {
+    // A preload that reports, as the process exits, whether the builtin was loaded.
+    const probe = join(dir, 'probe.cjs');
+    await writeFile(probe, "process.on('exit', () => process.stderr.write(`child_process loaded: ${process.moduleLoadList.some((m) => m === 'NativeModule child_process')}\\n`));\n");
+    const run = async (args: string[]) => {
+      const { stderr } = await promisify(execFile)(process.execPath, ['--require', probe, ...args], { timeout: 60_000 });
+      return stderr;
+    };
+    expect(await run([bin, 'validate', 'examples'])).toContain('child_process loaded: false');
+    // The probe itself can tell: a process that requires it says so.
+    expect(await run(['-e', "require('node:child_process')"])).toContain('child_process loaded: true');
+  });
+
   it('answers --version and validate --help as the sources do', { timeout: 120_000 }, async () => {
     for (const args of [['--version'], ['validate', '--help']]) {
       expect(await runBundle(args)).toEqual(await runCli(args));
