@@ -16,7 +16,7 @@ export interface BuildableArchitecture {
  * The one list of architectures inferkit builds from `config.json` + safetensors (`validate` and every
  * loader read it). The builders live beside it in `families/`.
  */
-export const BUILDABLE_ARCHITECTURES: readonly BuildableArchitecture[] = [
+export const BUILDABLE_ARCHITECTURES = [
   { family: 'chronos-bolt', task: 'forecast', architectures: ['ChronosBoltModelForForecasting'] },
   { family: 'chronos-2', task: 'forecast', architectures: ['Chronos2Model'] },
   { family: 'timesfm-2.0', task: 'forecast', architectures: ['TimesFmModelForPrediction'] },
@@ -26,11 +26,17 @@ export const BUILDABLE_ARCHITECTURES: readonly BuildableArchitecture[] = [
   { family: 'roberta', task: 'token-classification', architectures: ['RobertaForTokenClassification', 'XLMRobertaForTokenClassification'] },
   { family: 'electra', task: 'token-classification', architectures: ['ElectraForTokenClassification'] },
   { family: 'deberta-v2', task: 'token-classification', architectures: ['DebertaV2ForTokenClassification'] },
-];
+] as const satisfies readonly BuildableArchitecture[];
+
+/** A family id of {@link BUILDABLE_ARCHITECTURES}: `GRAPH_BUILDERS` (builders.ts) must have a builder for each. */
+export type BuildableFamily = (typeof BUILDABLE_ARCHITECTURES)[number]['family'];
+
+/** {@link BUILDABLE_ARCHITECTURES} as plain entries (names as strings, for lookups). */
+const ENTRIES: readonly BuildableArchitecture[] = BUILDABLE_ARCHITECTURES;
 
 /** Every architecture name inferkit builds, for error messages. */
 export function supportedArchitectures(task?: CheckpointTask): string[] {
-  return BUILDABLE_ARCHITECTURES.filter((a) => task === undefined || a.task === task).flatMap((a) => a.architectures);
+  return ENTRIES.filter((a) => task === undefined || a.task === task).flatMap((a) => a.architectures);
 }
 
 /**
@@ -39,7 +45,7 @@ export function supportedArchitectures(task?: CheckpointTask): string[] {
  */
 export function architectureOf(config: Record<string, unknown>, source: string, task?: CheckpointTask): BuildableArchitecture {
   const names = Array.isArray(config.architectures) ? config.architectures.filter((a): a is string => typeof a === 'string') : [];
-  const hit = BUILDABLE_ARCHITECTURES.find((a) => names.some((n) => a.architectures.includes(n)) && (task === undefined || a.task === task));
+  const hit = ENTRIES.find((a) => names.some((n) => a.architectures.includes(n)) && (task === undefined || a.task === task));
   if (hit !== undefined) {
     return hit;
   }

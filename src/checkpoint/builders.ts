@@ -6,6 +6,7 @@ import { chronosBoltBuilder } from './families/chronos-bolt.js';
 import { chronos2Builder } from './families/chronos-2.js';
 import { TIMESFM_20_BUILDER } from './families/timesfm-2.0.js';
 import { TIMESFM_25_BUILDER } from './families/timesfm-2.5.js';
+import type { BuildableFamily } from './architectures.js';
 import type { Checkpoint } from './safetensors.js';
 
 /** Options every family builder takes. */
@@ -30,10 +31,11 @@ export interface GraphBuilderEntry {
 }
 
 /**
- * Family id (architectures.ts) → builder. One line per family; the builders live in `families/`.
- * A family listed in BUILDABLE_ARCHITECTURES without a builder here fails with a named error.
+ * Family id (architectures.ts) → builder. One line per family; the builders live in `families/`. Every family
+ * of BUILDABLE_ARCHITECTURES has one: the compiler refuses a family without a builder or a builder without a
+ * family, so what `validate` accepts (architectures.ts alone, without loading the builders) is what loads.
  */
-export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {
+const BUILDERS = {
   bert: BERT_BUILDER,
   distilbert: DISTILBERT_BUILDER,
   roberta: ROBERTA_BUILDER,
@@ -43,4 +45,7 @@ export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = {
   'chronos-2': chronos2Builder,
   'timesfm-2.0': TIMESFM_20_BUILDER,
   'timesfm-2.5': TIMESFM_25_BUILDER,
-};
+} satisfies Record<BuildableFamily, GraphBuilderEntry>;
+
+/** {@link BUILDERS} by any family id (undefined for an id that is not a family). */
+export const GRAPH_BUILDERS: Partial<Record<string, GraphBuilderEntry>> = BUILDERS;

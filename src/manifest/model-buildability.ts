@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { architectureOf, supportedArchitectures } from '../checkpoint/architectures.js';
-import { GRAPH_BUILDERS } from '../checkpoint/builders.js';
+import { architectureOf, supportedArchitectures, type BuildableFamily } from '../checkpoint/architectures.js';
 import { InferkitError } from '../errors.js';
 import { parseModelRef } from '../hub/parse-model-ref.js';
 import { baselineOf } from './baseline-args.js';
@@ -9,7 +8,7 @@ import type { ServeTask } from './model-task.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
 /** Hub ids whose layout is known before any download: the family inferkit builds, or why it cannot. */
-const KNOWN_HUB_MODELS: ReadonlyArray<{ id: RegExp; family?: string; why?: string }> = [
+const KNOWN_HUB_MODELS: ReadonlyArray<{ id: RegExp; family?: BuildableFamily; why?: string }> = [
   { id: /^google\/timesfm-2\.0-500m-pytorch$/i, family: 'timesfm-2.0' },
   { id: /^google\/timesfm-2\.5-200m-transformers$/i, family: 'timesfm-2.5' },
   { id: /^amazon\/chronos-bolt-(tiny|mini|small|base)$/i, family: 'chronos-bolt' },
@@ -28,8 +27,8 @@ export interface BuildFindings {
 
 /**
  * Whether inferkit can build the forecasting model a service names, decided before any download (messages
- * never quote the arg): a hub id inferkit knows → its family (an error when that family's builder is missing
- * or the id's layout is one no builder reads); another `…timesfm…` id → a warning that only its `config.json`
+ * never quote the arg): a hub id inferkit knows → its family (an error when the id's layout is one no builder
+ * reads); another `…timesfm…` id → a warning that only its `config.json`
  * will tell; a local folder with a `config.json` → its `architectures` through architectureOf (an unknown one is
  * an error naming `architectures`, `model_type` and the supported list). A token-classification folder without
  * an ONNX graph: its `architectures` must be one inferkit builds. Baselines and other ids: nothing.
@@ -58,8 +57,6 @@ export function modelBuildFindings(config: Pick<RuntimeConfig, 'modelId' | 'args
   const known = KNOWN_HUB_MODELS.find((k) => k.id.test(repo));
   if (known?.why !== undefined) {
     found.errors.push(`--model_id ${known.why}`);
-  } else if (known?.family !== undefined && GRAPH_BUILDERS[known.family] === undefined) {
-    found.errors.push(`--model_id names a ${known.family} model, which this inferkit cannot build yet (it builds ${Object.keys(GRAPH_BUILDERS).join(', ')})`);
   } else if (known === undefined && /timesfm/i.test(ref.repo)) {
     found.warnings.push(`--model_id names a TimesFM repo inferkit does not know: it builds ${supportedArchitectures('forecast').filter((a) => a.startsWith('TimesFm')).join(' and ')} checkpoints (config.json + model.safetensors); its config.json decides at load`);
   }
@@ -87,11 +84,8 @@ function folderFindings(dir: string, found: BuildFindings): void {
     return; // an older Chronos-Bolt export
   }
   try {
-    const arch = architectureOf(c, 'the model folder', 'forecast');
-    const hasOnnx = existsSync(join(dir, 'onnx', 'model.onnx')) || existsSync(join(dir, 'model.onnx'));
-    if (GRAPH_BUILDERS[arch.family] === undefined && !hasOnnx) {
-      found.errors.push(`the model folder holds a ${arch.family} checkpoint, which this inferkit cannot build yet`);
-    }
+    // Every family architectureOf names has a builder (builders.ts): a known architecture is enough.
+    architectureOf(c, 'the model folder', 'forecast');
   } catch (e) {
     if (!(e instanceof InferkitError)) {
       throw e;
