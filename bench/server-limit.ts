@@ -335,7 +335,6 @@ export async function measureServedRate(isvc: InferenceService, threads: number,
   });
 }
 
-
 /** `RSS / PSS GiB (RSS× / PSS× the weights)`; PSS `–` where the OS does not tell it. */
 export function memoryCell(rss: number, pss: number, weights: number): string {
   const gib = (n: number) => (n / 2 ** 30).toFixed(2);
