@@ -22,7 +22,7 @@ import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { createSession, tensorOf, type OrtFeeds, type OrtSession } from '../src/runtime/ort.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import type { ModelState } from '../src/server/model-registry.js';
-import { serve } from '../src/server/serve.js';
+import type { RunningServer } from '../src/server/serve.js';
 import { planInference } from '../src/server/inference-plan.js';
 import { runtimeConfig } from '../src/manifest/runtime-config.js';
 import { evenSizes, slicesOf } from '../src/runtime/even-sizes.js';
@@ -33,7 +33,7 @@ import { modelMetrics, forecastLimitTable, formatBusy, sessionsBusy } from './li
 import { BERT_BASE, BERT_SMALL, BOLT_SMALL, BOLT_TINY, cachedBertRepo, ensureQuantizedBert } from './lib/graph-cache.js';
 import { p99 } from './lib/load-client.js';
 import { runLoadInChild } from './lib/load-process.js';
-import { withServePriority } from './lib/serve-priority.js';
+import { withCliServer } from './lib/serve-priority.js';
 import { machineInfo, machineLine } from './lib/machine.js';
 import { measure } from './lib/measure.js';
 import { formatNumber, formatRatio, median } from './lib/stats.js';
@@ -301,23 +301,14 @@ async function withTokenServer<T>(
   inference: { threads: number; replicas?: number },
   prepack: boolean,
   cellMs: number,
-  body: (server: Awaited<ReturnType<typeof serve>>, state: ModelState, job: TokenJob, loadTexts: string[]) => Promise<T>,
+  body: (server: RunningServer, state: ModelState, job: TokenJob, loadTexts: string[]) => Promise<T>,
 ): Promise<T> {
   const loaders = defaultLoaders(prepack ? { session: { prepacking: true } } : {});
-  return withServePriority(async (eventLoopNice) => {
-    const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice } });
-    try {
-      const [state] = await server.loaded();
-      if (!state.ready) {
-        throw new Error(`${isvc.metadata.name} ${protocol} did not load: ${state.reason ?? ''}`);
-      }
-      const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
-      const loadTexts = texts(16, 11);
-      const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
-      return await body(server, state, { port: server.port, path, bodies, ms: cellMs }, loadTexts);
-    } finally {
-      await server.close();
-    }
+  return withCliServer(isvc, loaders, inference, async (server, state) => {
+    const path = protocol === 'v1' ? '/v1/models/bert:predict' : '/v2/models/bert/infer';
+    const loadTexts = texts(16, 11);
+    const bodies = loadTexts.map((t) => JSON.stringify(protocol === 'v1' ? { instances: [t] } : { inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: [t] }] }));
+    return body(server, state, { port: server.port, path, bodies, ms: cellMs }, loadTexts);
   });
 }
 

@@ -5,12 +5,11 @@ import { planContextChunks } from '../../src/runtime/forecast/context-batch.js';
 import { theta } from '../../src/runtime/forecast/theta.js';
 import { createLocalSession, createSession, float32Tensor } from '../../src/runtime/ort.js';
 import { defaultLoaders } from '../../src/server/default-loaders.js';
-import { serve } from '../../src/server/serve.js';
 import { benchForecastRequest, benchSeries } from './bench-series.js';
 import { cachedBoltRepo, type BoltShape } from './graph-cache.js';
 import { p99 } from './load-client.js';
 import { runLoadInChild } from './load-process.js';
-import { withServePriority } from './serve-priority.js';
+import { withCliServer } from './serve-priority.js';
 import { measure } from './measure.js';
 import { formatNumber, formatRatio, median } from './stats.js';
 import type { Table } from './table.js';
@@ -134,41 +133,33 @@ interface Cell {
 
 async function measureServer(o: ForecastLimitOptions, dir: string, cfg: { kind: 'bolt' | 'theta'; replicas: number | undefined }): Promise<Cell> {
   // As `inferkit serve` runs it: the event loop at nice +10 once loaded (the token tables' servers too).
-  return withServePriority(async (eventLoopNice) => {
-    const server = await serve([manifest(cfg.kind === 'bolt' ? dir : 'theta')], { port: 0, loaders: defaultLoaders(), inference: { threads: o.threads, eventLoopNice, ...(cfg.replicas !== undefined ? { replicas: cfg.replicas } : {}) } });
-    try {
-      const [state] = await server.loaded();
-      if (!state.ready) {
-        throw new Error(`${cfg.kind} did not load: ${state.reason ?? ''}`);
-      }
-      const plan = server.inference.models[0];
-      const split = plan?.replicaThreads ?? [o.threads];
-      const shape = cfg.kind === 'theta' ? `${o.threads} workers` : split.length > 1 ? `${split.length} replicas × ${split[0]}${plan?.latencyThreads !== undefined ? ` + latency session × ${plan.latencyThreads}` : ''}` : `1 session × ${split[0]}`;
-      const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
-      const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
-      const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
-      // A second of the saturating load first: the c=1 cell never ran the merged calls' shapes.
-      await runLoadInChild({ ...job, ms: 1000, concurrency: 32, probeLive: false });
-      const calls0 = await modelMetrics(server.port, 'fc');
-      // Throughput unprobed, as in the token tables: a probe every 10 ms is as many requests again for the event loop.
-      const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: false });
-      const calls1 = await modelMetrics(server.port, 'fc');
-      // The same load again, probed every 10 ms on its own connection: how long a health probe waits meanwhile.
-      const probed = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
-      return {
-        rate: many.requests / many.seconds,
-        perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
-        busy: sessionsBusy(calls0, calls1, many.seconds, split.length),
-        serverCores: many.serverCores,
-        serverCpuUs: (many.serverCores * many.seconds * 1e6) / many.requests,
-        liveP99: p99(probed.liveMs),
-        p50: median(one.latenciesMs),
-        shape,
-        split: split.length,
-      };
-    } finally {
-      await server.close();
-    }
+  const isvc = manifest(cfg.kind === 'bolt' ? dir : 'theta');
+  return withCliServer(isvc, defaultLoaders(), { threads: o.threads, ...(cfg.replicas !== undefined ? { replicas: cfg.replicas } : {}) }, async (server) => {
+    const plan = server.inference.models[0];
+    const split = plan?.replicaThreads ?? [o.threads];
+    const shape = cfg.kind === 'theta' ? `${o.threads} workers` : split.length > 1 ? `${split.length} replicas × ${split[0]}${plan?.latencyThreads !== undefined ? ` + latency session × ${plan.latencyThreads}` : ''}` : `1 session × ${split[0]}`;
+    const bodies = benchSeries(16, LENGTH, 9).map((x) => JSON.stringify(benchForecastRequest('fc', [x], HORIZON)));
+    const job = { port: server.port, path: '/v1/timeseries/forecast', bodies, ms: o.cellMs };
+    const one = await runLoadInChild({ ...job, concurrency: 1, probeLive: false });
+    // A second of the saturating load first: the c=1 cell never ran the merged calls' shapes.
+    await runLoadInChild({ ...job, ms: 1000, concurrency: 32, probeLive: false });
+    const calls0 = await modelMetrics(server.port, 'fc');
+    // Throughput unprobed, as in the token tables: a probe every 10 ms is as many requests again for the event loop.
+    const many = await runLoadInChild({ ...job, concurrency: 32, probeLive: false });
+    const calls1 = await modelMetrics(server.port, 'fc');
+    // The same load again, probed every 10 ms on its own connection: how long a health probe waits meanwhile.
+    const probed = await runLoadInChild({ ...job, concurrency: 32, probeLive: true });
+    return {
+      rate: many.requests / many.seconds,
+      perCall: (calls1.sum - calls0.sum) / Math.max(1, calls1.count - calls0.count),
+      busy: sessionsBusy(calls0, calls1, many.seconds, split.length),
+      serverCores: many.serverCores,
+      serverCpuUs: (many.serverCores * many.seconds * 1e6) / many.requests,
+      liveP99: p99(probed.liveMs),
+      p50: median(one.latenciesMs),
+      shape,
+      split: split.length,
+    };
   });
 }
 

@@ -1,16 +1,31 @@
 import { getPriority, setPriority } from 'node:os';
+import type { InferenceService } from '../../src/contract/inference-service.js';
 import { SERVE_EVENT_LOOP_NICE } from '../../src/server/event-loop-priority/event-loop-priority.js';
+import type { ModelLoaders } from '../../src/server/model-loader.js';
+import type { ModelState } from '../../src/server/model-registry.js';
+import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.js';
 
 /**
- * Runs `body` with a server started as `inferkit serve` runs it: `start(nice)` is given the CLI's event-loop nice
- * (its event loop lowers its priority once loaded), and this thread's nice value is set back afterwards, so the
- * next server's sessions start at the bench's own priority.
+ * Serves `isvc` in this process as `inferkit serve` would: the event loop lowers its priority by the CLI's nice once
+ * loaded. Runs `body` once the service's model is ready (a load failure throws, naming the service), closes the
+ * server, and sets this thread's nice value back, so the next server's sessions start at the bench's own priority.
  */
-export async function withServePriority<T>(start: (eventLoopNice: number) => Promise<T>): Promise<T> {
+export async function withCliServer<T>(
+  isvc: InferenceService,
+  loaders: ModelLoaders,
+  inference: Omit<NonNullable<ServeOptions['inference']>, 'eventLoopNice'>,
+  body: (server: RunningServer, state: ModelState) => Promise<T>,
+): Promise<T> {
   const nice0 = getPriority(0);
+  const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice: SERVE_EVENT_LOOP_NICE } });
   try {
-    return await start(SERVE_EVENT_LOOP_NICE);
+    const [state] = await server.loaded();
+    if (!state.ready) {
+      throw new Error(`${isvc.metadata.name} did not load: ${state.reason ?? ''}`);
+    }
+    return await body(server, state);
   } finally {
+    await server.close();
     restorePriority(nice0);
   }
 }
