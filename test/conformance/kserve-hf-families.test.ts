@@ -25,16 +25,18 @@ for (const set of [...FAMILY_SETS, ...SPM_SETS]) {
   // From spm.model, a text whose Unigram segmentation is a near-tie that float32 scores flip is held to that
   // segmentation's shape, not to KServe's recording of the doubles (float32Retokenizes); the rest to KServe's answer.
   const retokenizes = tokenizer === 'spm.model' ? float32Retokenizes(set.folder) : undefined;
+  /** Whether `text` is such a near-tie (never, from tokenizer.json). */
+  const nearTie = async (text: string, disableLowerCase: boolean, recordedIds?: readonly number[]): Promise<boolean> =>
+    retokenizes !== undefined && (await (await retokenizes)(text, disableLowerCase, recordedIds));
   const flipped = new Set<string>();
   const flips = async (e: Exchange): Promise<boolean> => {
     if (retokenizes === undefined || e.own_tokens === undefined) {
       return false;
     }
-    const check = await retokenizes;
     const texts = exchangeTexts(e);
     const disable = e.server_args.includes('--disable_lower_case');
     for (const [i, text] of texts.entries()) {
-      if (await check(text, disable, e.own_tokens.input_ids[i])) {
+      if (await nearTie(text, disable, e.own_tokens.input_ids[i])) {
         flipped.add(e.id);
         return true;
       }
@@ -73,14 +75,14 @@ for (const set of [...FAMILY_SETS, ...SPM_SETS]) {
       };
       const disable = first.server_args.includes('--disable_lower_case');
       for (const s of recorded.singles) {
-        if (retokenizes !== undefined && (await (await retokenizes)(s.text, disable, s.input_ids))) {
+        if (await nearTie(s.text, disable, s.input_ids)) {
           continue; // a float32 near-tie (see `flips`)
         }
         const answer = await c.predictV1({ instances: [s.text] });
         check(answer.predictions[0] as Array<Record<string, number>>, s.logits, s.name);
       }
       const batch = await c.predictV1({ instances: recorded.padded_batch.texts });
-      const flippedTexts = await Promise.all(recorded.padded_batch.texts.map(async (t) => retokenizes !== undefined && (await (await retokenizes)(t, disable))));
+      const flippedTexts = await Promise.all(recorded.padded_batch.texts.map((t) => nearTie(t, disable)));
       recorded.padded_batch.logits.forEach((rows, j) => {
         if (flippedTexts[j]) {
           return;
