@@ -22,12 +22,15 @@ describe('selectFiles', () => {
     // DeBERTa-v3 as microsoft publishes it: spm.model only; beside a tokenizer.json it is not fetched.
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.safetensors', 'spm.model')).chosen).toEqual(['config.json', 'spm.model', 'model.safetensors']);
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.safetensors', 'spm.model', 'tokenizer.json')).chosen).toEqual(['config.json', 'tokenizer.json', 'model.safetensors']);
+    // An older XLM-R fine-tune: sentencepiece.bpe.model only; beside a tokenizer.json it is not fetched either.
+    expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.safetensors', 'sentencepiece.bpe.model')).chosen).toEqual(['config.json', 'sentencepiece.bpe.model', 'model.safetensors']);
+    expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('config.json', 'model.safetensors', 'sentencepiece.bpe.model', 'tokenizer.json')).chosen).toEqual(['config.json', 'tokenizer.json', 'model.safetensors']);
   });
 
   it('lists every unmet requirement', () => {
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('tokenizer_config.json')).missing).toEqual([
       'config.json',
-      'one of (tokenizer.json, vocab.txt, spm.model)',
+      'one of (tokenizer.json, vocab.txt, spm.model, sentencepiece.bpe.model)',
       'one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json)',
     ]);
   });

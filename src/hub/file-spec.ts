@@ -26,9 +26,13 @@ export const TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS = ['onnx/model_quantized.onnx
 
 /** DeBERTa-v2/v3's SentencePiece model, read when a repo has neither tokenizer.json nor vocab.txt (microsoft/deberta-v3-base ships only it). */
 export const SPM_MODEL_FILE = 'spm.model';
+/** XLM-RoBERTa's SentencePiece model (transformers' XLMRobertaTokenizer's `vocab_file`), read when a repo has neither tokenizer.json nor vocab.txt. */
+export const XLMR_SPM_MODEL_FILE = 'sentencepiece.bpe.model';
+/** The SentencePiece model files inferkit reads (each family its own; see src/runtime/token-classification/sentencepiece/). */
+export const SENTENCEPIECE_MODEL_FILES = [SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE] as const;
 
-/** A token-classification repo's tokenizer, in preference order: tokenizer.json, BERT's vocab.txt, DeBERTa-v2/v3's spm.model. */
-export const TOKENIZER_FILES = ['tokenizer.json', 'vocab.txt', SPM_MODEL_FILE] as const;
+/** A token-classification repo's tokenizer, in preference order: tokenizer.json, BERT's vocab.txt, DeBERTa-v2/v3's spm.model, XLM-R's sentencepiece.bpe.model. */
+export const TOKENIZER_FILES = ['tokenizer.json', 'vocab.txt', ...SENTENCEPIECE_MODEL_FILES] as const;
 
 /**
  * The files of a token-classification repo besides its weights (config, tokenizer, tokenizer config): what
@@ -41,7 +45,7 @@ export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
 };
 
 /**
- * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`;
+ * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`, else `sentencepiece.bpe.model`;
  * `onnx/model.onnx` or `model.onnx`, else the safetensors checkpoint inferkit builds the graph from
  * (`model.safetensors`, or `model.safetensors.index.json`, whose shards `resolveModelGraph` fetches) — or,
  * with `quantized: true`, `onnx/model_quantized.onnx` else the checkpoint (the full graph is not downloaded);

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { piecesOfUnigram, writeSentencePieceModel } from '../fixtures/sentencepiece-writer.js';
+import { toXlmrSentencePieceFolder } from '../fixtures/xlmr-sentencepiece.js';
 import { loadTextTokenizer } from '../../src/runtime/token-classification/load-text-tokenizer.js';
 import type { Exchange } from './exchanges.js';
 
@@ -15,11 +16,16 @@ export const FAMILY_SETS = [
 ] as const;
 
 /**
- * Sets replayed once more with their tokenizer.json swapped for the `spm.model` it was made from (the same pieces and
- * scores, the specials marked as DeBERTa-v3's file marks them): a repo that ships only spm.model, as
- * microsoft/deberta-v3-base does, must answer as KServe does (transformers builds the same tokenizer from it).
+ * Sets replayed once more with their tokenizer.json swapped for the SentencePiece model it was made from (the same
+ * pieces and scores, the specials marked as the family's file marks them): a repo that ships only spm.model, as
+ * microsoft/deberta-v3-base does, or only sentencepiece.bpe.model, as older XLM-R fine-tunes do, must answer as KServe
+ * does (transformers builds the same tokenizer from it).
  */
-export const SPM_SETS = [{ family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220, tokenizer: 'spm.model' }] as const;
+export const SPM_SETS = [
+  { family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220, tokenizer: 'spm.model' },
+  // XLM-R's file numbers `<mask>` last where the set's tokenizer.json has it 5th: the copy's embedding rows follow (toXlmrSentencePieceFolder).
+  { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234, tokenizer: 'sentencepiece.bpe.model' },
+] as const;
 
 /** The texts an exchange sends (V1 `instances`/`inputs`, V2 `inputs[0].data`); none for other kinds. */
 export function exchangeTexts(e: Exchange): string[] {
@@ -70,7 +76,7 @@ export function setDir(folder: string): string {
  * A copy of the set's `model/` without `onnx/` in a fresh temp folder, with an empty model cache beside it:
  * the model can then only load by building its graph from `config.json` + `model.safetensors`.
  */
-export function safetensorsOnlyCopy(folder: string, tokenizer: 'tokenizer.json' | 'spm.model' = 'tokenizer.json'): { modelDir: string; cacheDir: string } {
+export function safetensorsOnlyCopy(folder: string, tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' = 'tokenizer.json'): { modelDir: string; cacheDir: string } {
   const root = mkdtempSync(join(tmpdir(), `inferkit-${folder}-`));
   const modelDir = join(root, 'model');
   cpSync(join(setDir(folder), 'model'), modelDir, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('onnx') });
@@ -78,6 +84,8 @@ export function safetensorsOnlyCopy(folder: string, tokenizer: 'tokenizer.json' 
     const json = JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as Parameters<typeof piecesOfUnigram>[0];
     writeFileSync(join(modelDir, 'spm.model'), writeSentencePieceModel({ pieces: piecesOfUnigram(json, ['[MASK]']), unkId: json.model.unk_id }));
     rmSync(join(modelDir, 'tokenizer.json'));
+  } else if (tokenizer === 'sentencepiece.bpe.model') {
+    toXlmrSentencePieceFolder(modelDir);
   }
   return { modelDir, cacheDir: join(root, 'cache') };
 }

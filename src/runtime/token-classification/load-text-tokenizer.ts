@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import tokenizers from 'tokenizers';
 import type { Encoding, Tokenizer } from 'tokenizers';
 import { InferkitError } from '../../errors.js';
@@ -7,14 +8,14 @@ import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './be
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
-import { debertaV2TokenizerJson } from './sentencepiece/deberta-v2-tokenizer-json.js';
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
+import { SENTENCEPIECE_TOKENIZERS, sentencePieceFamilies } from './sentencepiece/sentencepiece-tokenizers.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
 
 /** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
-export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'default';
+export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'default';
 /** Where the effective maximum length came from. */
 export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'default';
 /**
@@ -60,8 +61,9 @@ const UNSET_MAX_LENGTH = 1e9;
 
 /**
  * Builds the tokenizer of a token-classification repo: `tokenizer.json` when present, else a BERT
- * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`), else, for
- * DeBERTa-v2/v3, the tokenizer.json transformers makes of `spm.model` (./sentencepiece/).
+ * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`), else the
+ * tokenizer.json transformers makes of a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's
+ * `sentencepiece.bpe.model` (./sentencepiece/).
  *
  * Lower-casing precedence (first that applies): `disableLowerCase` option (true → keep case,
  * false → lower-case; KServe passes `do_lower_case = not --disable_lower_case`) >
@@ -87,11 +89,11 @@ export async function loadTextTokenizer(
     lowercase = tokConfig.do_lower_case;
     lowercaseSource = 'tokenizer_config';
   }
-  // A tokenizer.json as written, or the one transformers makes of DeBERTa's spm.model; else BERT's vocab.txt.
-  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | 'spm.model' } | undefined = files.tokenizerJson
+  // A tokenizer.json as written, or the one transformers makes of a SentencePiece model; else BERT's vocab.txt.
+  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' } | undefined = files.tokenizerJson
     ? { json: await readTokenizerJson(files.tokenizerJson), path: files.tokenizerJson, name: 'tokenizer.json' }
     : files.vocabTxt === undefined && files.spmModel !== undefined
-      ? { json: await spmTokenizerJson(files.spmModel, config, tokConfig), path: files.spmModel, name: 'spm.model' }
+      ? await spmTokenizerJson(files.spmModel, config, tokConfig)
       : undefined;
   if (lowercaseSource === undefined) {
     lowercaseSource = source?.name ?? 'default';
@@ -103,7 +105,9 @@ export async function loadTextTokenizer(
     const { json, path } = source;
     checkTokenizerModel(json, path, options.embeddingRows);
     const normalizer = json.normalizer as Record<string, unknown> | null | undefined;
-    if (lowercase !== undefined && !honoursLowerCase(json, tokConfig.tokenizer_class)) {
+    // AutoTokenizer's class: tokenizer_config.json's, else the model type's (an XLM-R repo that names none is still XLMRobertaTokenizer).
+    const tokenizerClass = tokConfig.tokenizer_class ?? classOfModelType(config.model_type);
+    if (lowercase !== undefined && !honoursLowerCase(json, tokenizerClass)) {
       // transformers' RoBERTa/XLM-R/GPT-2-style tokenizers take no do_lower_case: KServe's flag has no effect there.
       lowercase = undefined;
       lowercaseSource = source.name;
@@ -195,12 +199,29 @@ function resolveMaxLength(
   return { maxLength: 512, maxLengthSource: 'default' };
 }
 
-/** The tokenizer.json of a DeBERTa-v2/v3 repo that ships only `spm.model` (as transformers makes it; a repo of another model type fails naming it). */
-async function spmTokenizerJson(path: string, config: TokenClassConfig, tokConfig: Record<string, unknown>): Promise<Record<string, unknown>> {
-  if (config.model_type !== 'deberta-v2') {
+/**
+ * The tokenizer.json transformers makes of a repo's SentencePiece model (./sentencepiece/): the model type's own file
+ * (DeBERTa-v2/v3's `spm.model`, XLM-R's `sentencepiece.bpe.model`). Another model type, or a family's file under
+ * another family's name, fails naming both.
+ */
+async function spmTokenizerJson(
+  path: string,
+  config: TokenClassConfig,
+  tokConfig: Record<string, unknown>,
+): Promise<{ json: Record<string, unknown>; path: string; name: 'spm.model' | 'sentencepiece.bpe.model' }> {
+  const family = typeof config.model_type === 'string' ? SENTENCEPIECE_TOKENIZERS[config.model_type] : undefined;
+  if (family === undefined) {
     throw new InferkitError(
       'model_load_failed',
-      `${path}: inferkit reads spm.model for DeBERTa-v2/v3 (config.json model_type "deberta-v2") only, and this model's model_type is ${JSON.stringify(config.model_type ?? null)}: its repo needs a tokenizer.json`,
+      `${path}: inferkit reads a SentencePiece model for the config.json model_types ${sentencePieceFamilies()} only, and this model's model_type is ${JSON.stringify(config.model_type ?? null)}: its repo needs a tokenizer.json`,
+      { param: 'model_type' },
+    );
+  }
+  const name = basename(path);
+  if (name !== family.file) {
+    throw new InferkitError(
+      'model_load_failed',
+      `${path}: transformers' ${family.tokenizerClass} (config.json model_type ${JSON.stringify(config.model_type)}) reads ${family.file}, and this repo has ${name}: its repo needs a tokenizer.json or ${family.file}`,
       { param: 'model_type' },
     );
   }
@@ -210,8 +231,16 @@ async function spmTokenizerJson(path: string, config: TokenClassConfig, tokConfi
   } catch (cause) {
     throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
   }
-  return debertaV2TokenizerJson(readSentencePieceModel(bytes, path), tokConfig, path);
+  return { json: family.build(readSentencePieceModel(bytes, path), tokConfig, path), path, name: family.file as 'spm.model' | 'sentencepiece.bpe.model' };
 }
+
+/** transformers' tokenizer class for a config.json `model_type`, where it decides lower-casing (see honoursLowerCase). */
+function classOfModelType(modelType: unknown): string | undefined {
+  return typeof modelType === 'string' ? (SENTENCEPIECE_TOKENIZERS[modelType]?.tokenizerClass ?? MODEL_TYPE_TOKENIZER_CLASSES[modelType]) : undefined;
+}
+
+/** AutoTokenizer's classes of the model types whose tokenizer takes no `do_lower_case` and may lack a ByteLevel pre-tokenizer to show it. */
+const MODEL_TYPE_TOKENIZER_CLASSES: Readonly<Record<string, string>> = { roberta: 'RobertaTokenizer', camembert: 'CamembertTokenizer', bart: 'BartTokenizer', longformer: 'LongformerTokenizer' };
 
 async function readTokenizerJson(path: string): Promise<Record<string, unknown>> {
   try {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { toXlmrSentencePieceFolder } from '../../../test/fixtures/xlmr-sentencepiece.js';
 import { openCheckpoint } from '../../checkpoint/safetensors.js';
 import { loadTokenClassifier, type TokenClassifierOptions } from './load-token-classifier.js';
 
@@ -11,6 +12,7 @@ import { loadTokenClassifier, type TokenClassifierOptions } from './load-token-c
 const SETS = join(process.cwd(), '../shared/conformance');
 let root: string;
 let hub: MockHub;
+let xlmrSpm: ReturnType<typeof toXlmrSentencePieceFolder>;
 
 /** A copy of a conformance model folder (with `onnx/` only when `withOnnx`), edited by `edit`. */
 function copyModel(set: string, name: string, withOnnx: boolean, edit?: (dir: string) => void): string {
@@ -80,7 +82,9 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'inferkit-tcck-'));
   copyModel('kserve-hf', 'bert-both', true);
   copyModel('kserve-hf-xlmr', 'xlmr', false);
-  hub = await startMockHub({ repos: { 'org/bert-both': { dir: join(root, 'bert-both') } } });
+  // An XLM-R repo as older fine-tunes publish it: sentencepiece.bpe.model, no tokenizer.json (its embedding rows in that file's ids).
+  xlmrSpm = toXlmrSentencePieceFolder(copyModel('kserve-hf-xlmr', 'xlmr-spm', false));
+  hub = await startMockHub({ repos: { 'org/bert-both': { dir: join(root, 'bert-both') }, 'org/xlmr-spm': { dir: join(root, 'xlmr-spm') } } });
 });
 afterAll(async () => {
   await hub.close();
@@ -137,6 +141,28 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     const built = await fetched({ cacheDir: join(root, 'hub-ck'), graphSource: 'checkpoint' });
     expect(built).toContain('model.safetensors');
     expect(built).not.toContain('onnx/model.onnx');
+  });
+
+  it('loads an XLM-R hub repo whose tokenizer is only sentencepiece.bpe.model: fetches it, not tokenizer.json; the same logits as from tokenizer.json', async () => {
+    const files: string[] = [];
+    const fromHub = await loadTokenClassifier('org/xlmr-spm', { hubUrl: hub.url, cacheDir: join(root, 'hub-xlmr'), returnRawLogits: true, onProgress: (e) => void (e.type === 'file-done' && files.push(e.file)) });
+    const fromJson = await loadTokenClassifier(join(root, 'xlmr'), { cacheDir: join(root, 'cache'), returnRawLogits: true });
+    try {
+      expect(files).toContain('sentencepiece.bpe.model');
+      expect(files).not.toContain('tokenizer.json');
+      expect(fromHub.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'roberta', lowercase: false, lowercaseSource: 'sentencepiece.bpe.model' });
+      const ids = await fromHub.predictTokenIds(TEXTS);
+      const reference = await fromJson.predictTokenIds(TEXTS);
+      expect(ids.classIds).toEqual(reference.classIds);
+      const [a, b] = await Promise.all([fromHub.predictV1({ instances: TEXTS }), fromJson.predictV1({ instances: TEXTS })]);
+      const flat = (r: typeof a): number[] => (r.predictions as Array<Array<Record<string, number>>>).flatMap((t) => t.flatMap((row) => Object.values(row)));
+      const diffs = flat(a).map((v, i) => Math.abs(v - flat(b)[i]));
+      expect(flat(a)).toHaveLength(flat(b).length);
+      expect(Math.max(...diffs)).toBeLessThan(1e-5);
+    } finally {
+      await Promise.all([fromHub.dispose(), fromJson.dispose()]);
+    }
+    expect(xlmrSpm.idOf(4)).toBe(2999); // <mask>: last in the file's ids, 5th in the set's
   });
 
   it('names an unsupported architecture and the supported list', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseContract } from '../../contract/parse.js';
 import { InferkitError } from '../../errors.js';
-import { SPM_MODEL_FILE } from '../../hub/file-spec.js';
+import { SENTENCEPIECE_MODEL_FILES } from '../../hub/file-spec.js';
 
 /** The parts of `config.json` token classification reads. Other fields are kept. */
 export const TokenClassConfigSchema = z.looseObject({
@@ -40,7 +40,7 @@ export interface TokenClassFiles {
   model: string;
   tokenizerJson: string | undefined;
   vocabTxt: string | undefined;
-  /** A SentencePiece model (`spm.model`, DeBERTa-v2/v3's): read where the repo has no tokenizer.json. */
+  /** A SentencePiece model (DeBERTa-v2/v3's `spm.model`, XLM-R's `sentencepiece.bpe.model`): read where the repo has neither tokenizer.json nor vocab.txt. */
   spmModel?: string | undefined;
   tokenizerConfig: string | undefined;
 }
@@ -67,7 +67,7 @@ export interface FindTokenClassFilesOptions {
 /**
  * Finds the files of a token-classification repo in `dir`: `config.json`, `onnx/model.onnx`
  * (else `model.onnx`; with `quantized`, only `onnx/model_quantized.onnx`), `tokenizer.json`
- * and/or `vocab.txt` (or, for DeBERTa-v2/v3, `spm.model`), optional `tokenizer_config.json`.
+ * and/or `vocab.txt` (or a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's `sentencepiece.bpe.model`), optional `tokenizer_config.json`.
  * `known` (repo path → local path, as `resolveModel` returns) is consulted first.
  */
 export async function findTokenClassFiles(
@@ -88,11 +88,11 @@ export async function findTokenClassFiles(
   const model = options.graphPath !== undefined ? options.graphPath : options.quantized ? await pick(QUANTIZED_MODEL_PATH) : await pick('onnx/model.onnx', 'model.onnx');
   const tokenizerJson = await pick('tokenizer.json');
   const vocabTxt = await pick('vocab.txt');
-  const spmModel = tokenizerJson || vocabTxt ? undefined : await pick(SPM_MODEL_FILE);
+  const spmModel = tokenizerJson || vocabTxt ? undefined : await pick(...SENTENCEPIECE_MODEL_FILES);
   const missing = [
     config ? undefined : 'config.json',
     model ? undefined : options.quantized ? `${QUANTIZED_MODEL_PATH} (asked for by quantized: true; load without it for the full-precision graph)` : 'onnx/model.onnx (or model.onnx)',
-    tokenizerJson || vocabTxt || spmModel ? undefined : `tokenizer.json (or vocab.txt, or DeBERTa's ${SPM_MODEL_FILE})`,
+    tokenizerJson || vocabTxt || spmModel ? undefined : `tokenizer.json (or vocab.txt, or a SentencePiece model: ${SENTENCEPIECE_MODEL_FILES.join(', ')})`,
   ].filter((m): m is string => m !== undefined);
   if (!config || !model || missing.length > 0) {
     throw new InferkitError('model_load_failed', `Token-classification model in ${dir} lacks ${missing.join(', ')}`);

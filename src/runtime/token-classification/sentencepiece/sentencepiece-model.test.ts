@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tokenizers from 'tokenizers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { piecesOfUnigram, writeSentencePieceModel } from '../../../../test/fixtures/sentencepiece-writer.js';
+import { piecesOfUnigram, precompiledCharsmap, writeSentencePieceModel } from '../../../../test/fixtures/sentencepiece-writer.js';
+import { toXlmrSentencePieceFolder } from '../../../../test/fixtures/xlmr-sentencepiece.js';
 import { findTokenClassFiles } from '../model-files.js';
 import { loadTextTokenizer } from '../load-text-tokenizer.js';
 import { debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
 import { readSentencePieceModel } from './sentencepiece-model.js';
+import { xlmRobertaTokenizerJson } from './xlm-roberta-tokenizer-json.js';
 
 const SET = join(process.cwd(), '../shared/conformance/kserve-hf-deberta-v3/model');
 const shipped = JSON.parse(readFileSync(join(SET, 'tokenizer.json'), 'utf8')) as { model: { vocab: Array<[string, number]>; unk_id: number }; added_tokens: unknown[] };
@@ -115,11 +117,95 @@ describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
     expect(kept).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer_config' });
   });
 
-  it('refuses spm.model for a model type it does not read (naming it), and a repo with no tokenizer names the three files', async () => {
+  it('refuses a SentencePiece model for a model type it does not read (naming it and the ones it reads), and a repo with no tokenizer names the files it looks for', async () => {
     const dir = spmOnlyFolder('albert');
     const files = await findTokenClassFiles(dir, {}, NO_GRAPH);
-    await expect(loadTextTokenizer(files, { model_type: 'albert' }, {})).rejects.toThrow(/spm\.model for DeBERTa-v2\/v3 \(config\.json model_type "deberta-v2"\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/);
+    await expect(loadTextTokenizer(files, { model_type: 'albert' }, {})).rejects.toThrow(
+      /reads a SentencePiece model for the config\.json model_types "deberta-v2" \(spm\.model\), "xlm-roberta" \(sentencepiece\.bpe\.model\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/,
+    );
+    // transformers' XLMRobertaTokenizer reads sentencepiece.bpe.model, not DeBERTa's spm.model.
+    await expect(loadTextTokenizer(files, { model_type: 'xlm-roberta' }, {})).rejects.toThrow(/spm\.model: transformers' XLMRobertaTokenizer \(config\.json model_type "xlm-roberta"\) reads sentencepiece\.bpe\.model, and this repo has spm\.model/);
     rmSync(join(dir, 'spm.model'));
-    await expect(findTokenClassFiles(dir, {}, NO_GRAPH)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or DeBERTa's spm\.model\)/);
+    await expect(findTokenClassFiles(dir, {}, NO_GRAPH)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or a SentencePiece model: spm\.model, sentencepiece\.bpe\.model\)/);
+  });
+});
+
+const XLMR = join(process.cwd(), '../shared/conformance/kserve-hf-xlmr/model');
+
+/** The XLM-R set's model folder as a repo that ships only sentencepiece.bpe.model (its embedding rows in that file's ids), without tokenizer_config.json when `bare`. */
+function xlmrSpmFolder(name: string, options: { bare?: boolean; charsmap?: Uint8Array } = {}): { dir: string; idOf: (setId: number) => number } {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', ...(options.bare === true ? [] : ['tokenizer_config.json'])]) {
+    copyFileSync(join(XLMR, f), join(dir, f));
+  }
+  return { dir, ...toXlmrSentencePieceFolder(dir, options.charsmap ?? null) };
+}
+
+describe('xlmRobertaTokenizerJson: what transformers makes of XLM-R\'s sentencepiece.bpe.model', () => {
+  const pieces = [
+    { piece: '<unk>', score: 0, type: 2 },
+    { piece: '<s>', score: 0, type: 3 },
+    { piece: '</s>', score: 0, type: 3 },
+    { piece: ',', score: -3 },
+    { piece: '▁', score: -2 },
+    { piece: 'f', score: -4 },
+    { piece: 'i', score: -4 },
+    { piece: '▁fi', score: -1 },
+    { piece: 'A', score: -4 },
+  ];
+
+  it('numbers the pieces as fairseq did (specials 0-3, the file\'s fourth piece on one id up, <mask> last), reads its charsmap, keeps case', async () => {
+    const charsmap = precompiledCharsmap({ '\uFB01': 'fi', '\uFF21': 'A' });
+    const model = readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 0, charsmap }), 'sentencepiece.bpe.model');
+    expect(model.precompiledCharsmap).toEqual(charsmap);
+    const json = xlmRobertaTokenizerJson(model, {}, 'sentencepiece.bpe.model');
+    expect((json.model as { vocab: Array<[string, number]>; unk_id: number }).vocab.map(([p]) => p)).toEqual(['<s>', '<pad>', '</s>', '<unk>', ',', '▁', 'f', 'i', '▁fi', 'A', '<mask>']);
+    expect(json.model).toMatchObject({ type: 'Unigram', unk_id: 3, byte_fallback: false });
+    expect((json.added_tokens as Array<{ id: number; content: string }>).map((t) => [t.content, t.id])).toEqual([['<s>', 0], ['<pad>', 1], ['</s>', 2], ['<unk>', 3], ['<mask>', 10]]);
+    const t = tokenizers.Tokenizer.fromString(JSON.stringify(json));
+    // The charsmap rewrites the ligature and the full-width letter (nmt_nfkc does); whitespace splits; `<s> $A </s>`.
+    const ids = async (text: string): Promise<number[]> => [...(await t.encode(text)).getIds()];
+    expect(await ids('\uFB01 ,\tfi\uFF21')).toEqual([0, 8, 5, 4, 8, 9, 2]);
+    expect(await ids('fi <mask> x')).toEqual([0, 8, 10, 5, 3, 2]);
+    // No charsmap (an empty one, as transformers reads it): the ligature stays itself, an unknown piece.
+    const plain = tokenizers.Tokenizer.fromString(JSON.stringify(xlmRobertaTokenizerJson(readSentencePieceModel(writeSentencePieceModel({ pieces, charsmap: new Uint8Array() }), 'x'), {}, 'x')));
+    expect([...(await plain.encode('\uFB01')).getIds()]).toEqual([0, 5, 3, 2]);
+    const noPrefix = tokenizers.Tokenizer.fromString(JSON.stringify(xlmRobertaTokenizerJson(model, { add_prefix_space: false }, 'x')));
+    expect((await noPrefix.encode('fi')).getTokens()).toEqual(['<s>', 'f', 'i', '</s>']);
+  });
+
+  it('refuses a BPE file and one holding only sentencepiece\'s specials, naming the file', () => {
+    const bpe = readSentencePieceModel(writeSentencePieceModel({ pieces, modelType: 2 }), 'repo/sentencepiece.bpe.model');
+    expect(() => xlmRobertaTokenizerJson(bpe, {}, 'repo/sentencepiece.bpe.model')).toThrow(/repo\/sentencepiece\.bpe\.model: a SentencePiece BPE model; XLM-RoBERTa's sentencepiece\.bpe\.model is Unigram/);
+    const bare = readSentencePieceModel(writeSentencePieceModel({ pieces: pieces.slice(0, 3) }), 'repo/sentencepiece.bpe.model');
+    expect(() => xlmRobertaTokenizerJson(bare, {}, 'repo/sentencepiece.bpe.model')).toThrow(/repo\/sentencepiece\.bpe\.model: 3 pieces, only sentencepiece's own specials/);
+  });
+});
+
+describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model', () => {
+  const texts = ['Angela Merkel visited Paris', '  spaced\tout\n text  ', 'ünïcödé 東京 🙂 Привет', 'ÉCOLE école'];
+
+  it('tokenizes as the set\'s tokenizer.json does, in the file\'s ids, offsets included; never lower-cased, as XLMRobertaTokenizer takes no do_lower_case', async () => {
+    const { dir, idOf } = xlmrSpmFolder('xlmr');
+    const files = await findTokenClassFiles(dir, {}, NO_GRAPH);
+    expect(files).toMatchObject({ tokenizerJson: undefined, vocabTxt: undefined, spmModel: join(dir, 'sentencepiece.bpe.model') });
+    const config = { model_type: 'xlm-roberta', max_position_embeddings: 514, vocab_size: 3000 };
+    const reference = await loadTextTokenizer({ ...files, spmModel: undefined, tokenizerJson: join(XLMR, 'tokenizer.json') }, config, {});
+    // KServe passes do_lower_case=True unless --disable_lower_case: the class ignores it.
+    const ours = await loadTextTokenizer(files, config, { disableLowerCase: false, embeddingRows: 3000 });
+    expect(ours).toMatchObject({ lowercase: false, lowercaseSource: 'sentencepiece.bpe.model', engine: 'tokenizers' });
+    const expected = (await reference.encode(texts, true)).map((e) => ({ ...e, ids: e.ids.map(idOf) }));
+    expect(await ours.encode(texts, true)).toEqual(expected);
+  });
+
+  it('keeps case from a tokenizer.json too when the repo names no tokenizer class: the class follows config.json\'s model_type', async () => {
+    const dir = join(root, 'xlmr-json-bare');
+    mkdirSync(dir);
+    copyFileSync(join(XLMR, 'tokenizer.json'), join(dir, 'tokenizer.json'));
+    const files = await findTokenClassFiles(dir, { 'config.json': join(XLMR, 'config.json') }, NO_GRAPH);
+    const t = await loadTextTokenizer(files, { model_type: 'xlm-roberta', max_position_embeddings: 514 }, { disableLowerCase: false });
+    expect(t).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer.json' });
+    expect((await t.encode(['ÉCOLE'], false))[0].ids).not.toEqual((await t.encode(['école'], false))[0].ids);
   });
 });

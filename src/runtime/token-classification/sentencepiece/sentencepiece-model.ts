@@ -21,6 +21,8 @@ export interface SentencePieceModel {
   byteFallback: boolean;
   /** `NormalizerSpec.name` (`nmt_nfkc`, `identity`…), when written. */
   normalizerName: string | undefined;
+  /** `NormalizerSpec.precompiled_charsmap`: the normaliser's rules compiled (a trie and its replacements); undefined when absent or empty. */
+  precompiledCharsmap: Uint8Array | undefined;
 }
 
 /** The model types by `TrainerSpec.model_type`. */
@@ -30,7 +32,7 @@ export const SPM_MODEL_TYPES: Readonly<Record<number, string>> = { 1: 'Unigram',
 const MODEL = { pieces: 1, trainerSpec: 2, normalizerSpec: 3 } as const;
 const PIECE = { piece: 1, score: 2, type: 3 } as const;
 const TRAINER = { modelType: 3, byteFallback: 35, unkId: 40 } as const;
-const NORMALIZER = { name: 1 } as const;
+const NORMALIZER = { name: 1, precompiledCharsmap: 2 } as const;
 
 const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
 
@@ -49,6 +51,12 @@ class Reader {
     readonly path: string,
   ) {
     this.at = start;
+  }
+
+  /** The next length-delimited field's bytes (a copy). */
+  bytesField(): Uint8Array {
+    const [start, end] = this.span();
+    return this.bytes.slice(start, end);
   }
 
   /** A reader of the next length-delimited field (a nested message). */
@@ -147,7 +155,7 @@ class Reader {
  */
 export function readSentencePieceModel(bytes: Uint8Array, path: string): SentencePieceModel {
   const top = new Reader(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length, path);
-  const model: SentencePieceModel = { pieces: [], modelType: 1, unkId: 0, byteFallback: false, normalizerName: undefined };
+  const model: SentencePieceModel = { pieces: [], modelType: 1, unkId: 0, byteFallback: false, normalizerName: undefined, precompiledCharsmap: undefined };
   for (let tag = top.tag(); tag !== undefined; tag = top.tag()) {
     if (tag.wire !== WIRE.bytes) {
       top.skip(tag.wire);
@@ -160,6 +168,9 @@ export function readSentencePieceModel(bytes: Uint8Array, path: string): Sentenc
       for (let t = r.tag(); t !== undefined; t = r.tag()) {
         if (t.field === NORMALIZER.name && t.wire === WIRE.bytes) {
           model.normalizerName = r.string();
+        } else if (t.field === NORMALIZER.precompiledCharsmap && t.wire === WIRE.bytes) {
+          const charsmap = r.bytesField();
+          model.precompiledCharsmap = charsmap.length > 0 ? charsmap : undefined;
         } else {
           r.skip(t.wire);
         }
