@@ -27,6 +27,30 @@ export const SPM_SETS = [
   { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234, tokenizer: 'sentencepiece.bpe.model' },
 ] as const;
 
+/**
+ * Sets replayed once more with their tokenizer.json rewritten as transformers 4 saved these families' files (most hub
+ * checkpoints): its converter's normaliser and pre-tokenizer (XLM-R: collapse runs of spaces, Metaspace alone;
+ * DeBERTa-v2: strip both ends, collapse runs of spaces, Metaspace), vocabulary and post-processor unchanged.
+ * transformers 5 builds these classes' pipelines itself from such a file, so KServe 0.20 answers as recorded.
+ */
+export const TRANSFORMERS4_SETS = [
+  { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234, tokenizer: 'tokenizer.json (transformers 4)' },
+  { family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220, tokenizer: 'tokenizer.json (transformers 4)' },
+] as const;
+
+/** The set's tokenizer.json as transformers 4's converter wrote the family's pipeline (see TRANSFORMERS4_SETS). */
+function asTransformers4(json: Record<string, unknown>, modelType: string): Record<string, unknown> {
+  const collapse = { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' };
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true };
+  if (modelType === 'xlm-roberta') {
+    return { ...json, normalizer: { type: 'Sequence', normalizers: [collapse] }, pre_tokenizer: metaspace, decoder: metaspace };
+  }
+  if (modelType === 'deberta-v2') {
+    return { ...json, normalizer: { type: 'Sequence', normalizers: [{ type: 'Strip', strip_left: true, strip_right: true }, collapse] }, pre_tokenizer: { type: 'Sequence', pretokenizers: [metaspace] }, decoder: metaspace };
+  }
+  throw new Error(`no transformers 4 pipeline written for model type ${modelType}`);
+}
+
 /** The texts an exchange sends (V1 `instances`/`inputs`, V2 `inputs[0].data`); none for other kinds. */
 export function exchangeTexts(e: Exchange): string[] {
   const body = e.request.body as { instances?: unknown; inputs?: unknown } | null;
@@ -76,7 +100,10 @@ export function setDir(folder: string): string {
  * A copy of the set's `model/` without `onnx/` in a fresh temp folder, with an empty model cache beside it:
  * the model can then only load by building its graph from `config.json` + `model.safetensors`.
  */
-export function safetensorsOnlyCopy(folder: string, tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' = 'tokenizer.json'): { modelDir: string; cacheDir: string } {
+export function safetensorsOnlyCopy(
+  folder: string,
+  tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'tokenizer.json (transformers 4)' = 'tokenizer.json',
+): { modelDir: string; cacheDir: string } {
   const root = mkdtempSync(join(tmpdir(), `inferkit-${folder}-`));
   const modelDir = join(root, 'model');
   cpSync(join(setDir(folder), 'model'), modelDir, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('onnx') });
@@ -86,6 +113,10 @@ export function safetensorsOnlyCopy(folder: string, tokenizer: 'tokenizer.json' 
     rmSync(join(modelDir, 'tokenizer.json'));
   } else if (tokenizer === 'sentencepiece.bpe.model') {
     toXlmrSentencePieceFolder(modelDir);
+  } else if (tokenizer === 'tokenizer.json (transformers 4)') {
+    const path = join(modelDir, 'tokenizer.json');
+    const config = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { model_type: string };
+    writeFileSync(path, JSON.stringify(asTransformers4(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, config.model_type)));
   }
   return { modelDir, cacheDir: join(root, 'cache') };
 }

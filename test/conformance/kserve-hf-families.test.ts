@@ -8,23 +8,24 @@ import type { V2InferRequest } from '../../src/contract/v2.js';
 import { loadExchanges, type Exchange } from './exchanges.js';
 import { compare, expectReplayed } from './kserve-compare.js';
 import { INTENDED_DIFFERENCES } from './kserve-differences.js';
-import { exchangeTexts, FAMILY_SETS, float32Retokenizes, LONG_TEXT_REASON, longTextCounterpart, readLogits, safetensorsOnlyCopy, setDir, SPM_SETS } from './kserve-families.js';
+import { exchangeTexts, FAMILY_SETS, float32Retokenizes, LONG_TEXT_REASON, longTextCounterpart, readLogits, safetensorsOnlyCopy, setDir, SPM_SETS, TRANSFORMERS4_SETS } from './kserve-families.js';
 import { ReplayServers } from './kserve-replay.js';
 
 // Every recorded exchange of every token-classification family (BERT, DistilBERT, RoBERTa, XLM-R, DeBERTa-v3), replayed
 // against inferkit loading the model from config.json + model.safetensors alone (the onnx/ folder is not
 // copied): served on 127.0.0.1 and in-kernel. Raw logits are compared with transformers' (logits.json). DeBERTa-v3 and
-// XLM-R run twice: once more with only their SentencePiece model file for a tokenizer (SPM_SETS).
+// XLM-R run twice more: with only their SentencePiece model file for a tokenizer (SPM_SETS), and with the tokenizer.json
+// transformers 4 wrote (TRANSFORMERS4_SETS).
 const LOGIT_TOLERANCE = 1e-4; // the sets' READMEs: "about 1e-4 (absolute)"
 
-for (const set of [...FAMILY_SETS, ...SPM_SETS]) {
-  const tokenizer = 'tokenizer' in set ? (set as (typeof SPM_SETS)[number]).tokenizer : 'tokenizer.json';
+for (const set of [...FAMILY_SETS, ...SPM_SETS, ...TRANSFORMERS4_SETS]) {
+  const tokenizer = 'tokenizer' in set ? (set as (typeof SPM_SETS | typeof TRANSFORMERS4_SETS)[number]).tokenizer : 'tokenizer.json';
   const exchanges = loadExchanges(setDir(set.folder));
   const byId = new Map(exchanges.map((e) => [e.id, e]));
   const copy = safetensorsOnlyCopy(set.folder, tokenizer);
   // From a SentencePiece model file, a text whose Unigram segmentation is a near-tie that float32 scores flip is held to that
   // segmentation's shape, not to KServe's recording of the doubles (float32Retokenizes); the rest to KServe's answer.
-  const retokenizes = tokenizer !== 'tokenizer.json' ? float32Retokenizes(set.folder) : undefined;
+  const retokenizes = tokenizer === 'spm.model' || tokenizer === 'sentencepiece.bpe.model' ? float32Retokenizes(set.folder) : undefined;
   /** Whether `text` is such a near-tie (never, from tokenizer.json). */
   const nearTie = async (text: string, disableLowerCase: boolean, recordedIds?: readonly number[]): Promise<boolean> =>
     retokenizes !== undefined && (await (await retokenizes)(text, disableLowerCase, recordedIds));
@@ -62,7 +63,8 @@ for (const set of [...FAMILY_SETS, ...SPM_SETS]) {
     rmSync(dirname(copy.modelDir), { recursive: true, force: true });
   });
 
-  describe(`${set.folder} (${set.family}) from model.safetensors${tokenizer !== 'tokenizer.json' ? ` and ${tokenizer} (no tokenizer.json)` : ''}`, () => {
+  const tokenizerNote = tokenizer === 'tokenizer.json' ? '' : tokenizer === 'tokenizer.json (transformers 4)' ? ` and a ${tokenizer}` : ` and ${tokenizer} (no tokenizer.json)`;
+  describe(`${set.folder} (${set.family}) from model.safetensors${tokenizerNote}`, () => {
     it('builds the graph from the checkpoint and matches transformers\' logits within 1e-4, alone and in a padded batch', async () => {
       const first = exchanges.find((e) => e.kind === 'v1_predict') as Exchange;
       const c = await classifier(first, { returnRawLogits: true });

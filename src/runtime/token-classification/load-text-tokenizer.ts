@@ -9,7 +9,7 @@ import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassC
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
-import { SENTENCEPIECE_TOKENIZERS, sentencePieceFamilies } from './sentencepiece/sentencepiece-tokenizers.js';
+import { asClassBuildsIt, SENTENCEPIECE_TOKENIZERS, sentencePieceFamilies } from './sentencepiece/sentencepiece-tokenizers.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
@@ -60,7 +60,8 @@ export interface TextTokenizer {
 const UNSET_MAX_LENGTH = 1e9;
 
 /**
- * Builds the tokenizer of a token-classification repo: `tokenizer.json` when present, else a BERT
+ * Builds the tokenizer of a token-classification repo: `tokenizer.json` when present (for XLM-R and DeBERTa-v2/v3,
+ * with the normaliser and pre-tokenizer transformers 5's class builds, as KServe 0.20 loads it), else a BERT
  * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`), else the
  * tokenizer.json transformers makes of a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's
  * `sentencepiece.bpe.model` (./sentencepiece/).
@@ -89,9 +90,12 @@ export async function loadTextTokenizer(
     lowercase = tokConfig.do_lower_case;
     lowercaseSource = 'tokenizer_config';
   }
-  // A tokenizer.json as written, or the one transformers makes of a SentencePiece model; else BERT's vocab.txt.
+  // A tokenizer.json (with the pipeline of the class transformers 5 builds itself), or the one transformers makes of a
+  // SentencePiece model; else BERT's vocab.txt.
+  // AutoTokenizer's class: tokenizer_config.json's, else the model type's (an XLM-R repo that names none is still XLMRobertaTokenizer).
+  const tokenizerClass = tokConfig.tokenizer_class ?? classOfModelType(config.model_type);
   const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' } | undefined = files.tokenizerJson
-    ? { json: await readTokenizerJson(files.tokenizerJson), path: files.tokenizerJson, name: 'tokenizer.json' }
+    ? { json: asClassBuildsIt(await readTokenizerJson(files.tokenizerJson), tokenizerClass, tokConfig), path: files.tokenizerJson, name: 'tokenizer.json' }
     : files.vocabTxt === undefined && files.spmModel !== undefined
       ? await spmTokenizerJson(files.spmModel, config, tokConfig)
       : undefined;
@@ -105,8 +109,6 @@ export async function loadTextTokenizer(
     const { json, path } = source;
     checkTokenizerModel(json, path, options.embeddingRows);
     const normalizer = json.normalizer as Record<string, unknown> | null | undefined;
-    // AutoTokenizer's class: tokenizer_config.json's, else the model type's (an XLM-R repo that names none is still XLMRobertaTokenizer).
-    const tokenizerClass = tokConfig.tokenizer_class ?? classOfModelType(config.model_type);
     if (lowercase !== undefined && !honoursLowerCase(json, tokenizerClass)) {
       // transformers' RoBERTa/XLM-R/GPT-2-style tokenizers take no do_lower_case: KServe's flag has no effect there.
       lowercase = undefined;

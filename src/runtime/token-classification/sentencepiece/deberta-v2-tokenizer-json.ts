@@ -46,17 +46,12 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
   added.sort((a, b) => (a.id as number) - (b.id as number));
   const cls = specialTokenText(tokConfig.cls_token, '[CLS]');
   const sep = specialTokenText(tokConfig.sep_token, '[SEP]');
-  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
   return {
     version: '1.0',
     truncation: null,
     padding: null,
     added_tokens: added,
-    normalizer: {
-      type: 'Sequence',
-      normalizers: [{ type: 'Replace', pattern: { Regex: '\\s{2,}|[\\n\\r\\t]' }, content: ' ' }, { type: 'NFC' }, { type: 'Strip', strip_left: false, strip_right: true }],
-    },
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [...(tokConfig.split_by_punct === true ? [{ type: 'Punctuation', behavior: 'Isolated' }] : []), metaspace] },
+    ...debertaV2Pipeline(tokConfig),
     post_processor: {
       type: 'TemplateProcessing',
       single: [{ SpecialToken: { id: cls, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: sep, type_id: 0 } }],
@@ -66,7 +61,23 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
         [sep]: { id: sep, ids: [ids.get(sep)], tokens: [sep] },
       },
     },
-    decoder: metaspace,
     model: { type: 'Unigram', unk_id: model.unkId, vocab: model.pieces.map((p) => [p.piece, p.score]), byte_fallback: model.byteFallback },
+  };
+}
+
+/**
+ * The normaliser, pre-tokenizer and decoder transformers 5's `DebertaV2Tokenizer` builds, whatever its files hold:
+ * `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when `split_by_punct`; Metaspace
+ * `▁` (prefixed unless `add_prefix_space` is false).
+ */
+export function debertaV2Pipeline(tokConfig: Record<string, unknown>): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown>> {
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  return {
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [{ type: 'Replace', pattern: { Regex: '\\s{2,}|[\\n\\r\\t]' }, content: ' ' }, { type: 'NFC' }, { type: 'Strip', strip_left: false, strip_right: true }],
+    },
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [...(tokConfig.split_by_punct === true ? [{ type: 'Punctuation', behavior: 'Isolated' }] : []), metaspace] },
+    decoder: metaspace,
   };
 }

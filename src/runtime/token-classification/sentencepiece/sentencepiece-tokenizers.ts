@@ -1,8 +1,8 @@
 import { SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE } from '../../../hub/file-spec.js';
 import type { TokenizerConfig } from '../model-files.js';
-import { debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
+import { debertaV2Pipeline, debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
 import type { SentencePieceModel } from './sentencepiece-model.js';
-import { xlmRobertaTokenizerJson } from './xlm-roberta-tokenizer-json.js';
+import { xlmRobertaPipeline, xlmRobertaTokenizerJson } from './xlm-roberta-tokenizer-json.js';
 
 /** How one family's SentencePiece model file becomes the tokenizer.json transformers makes of it. */
 export interface SentencePieceTokenizer {
@@ -11,13 +11,44 @@ export interface SentencePieceTokenizer {
   /** transformers' tokenizer class (what AutoTokenizer takes for the model type). */
   tokenizerClass: string;
   build(model: SentencePieceModel, tokConfig: TokenizerConfig & Record<string, unknown>, path: string): Record<string, unknown>;
+  /** The class's own normaliser, pre-tokenizer and decoder, given its tokenizer_config.json and the tokenizer.json it was loaded from. */
+  pipeline(tokConfig: Record<string, unknown>, json: Record<string, unknown>): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown> | null>;
 }
 
 /** The families inferkit reads a SentencePiece model file for, by config.json `model_type`. */
 export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceTokenizer>> = {
-  'deberta-v2': { file: SPM_MODEL_FILE, tokenizerClass: 'DebertaV2Tokenizer', build: debertaV2TokenizerJson },
-  'xlm-roberta': { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'XLMRobertaTokenizer', build: xlmRobertaTokenizerJson },
+  'deberta-v2': { file: SPM_MODEL_FILE, tokenizerClass: 'DebertaV2Tokenizer', build: debertaV2TokenizerJson, pipeline: (tokConfig) => debertaV2Pipeline(tokConfig) },
+  'xlm-roberta': { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'XLMRobertaTokenizer', build: xlmRobertaTokenizerJson, pipeline: (tokConfig, json) => xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer)) },
 };
+
+/**
+ * A tokenizer.json of a class transformers 5 builds itself (its own `__init__`: `XLMRobertaTokenizer`,
+ * `DebertaV2Tokenizer`, or their `…Fast` names), as KServe 0.20 loads it: the file's vocabulary, added tokens and
+ * post-processor, and the class's normaliser, pre-tokenizer and decoder, not the file's (a file saved by transformers 4
+ * holds its converter's pipeline: XLM-R's kept a trailing space as a `▁` token and a blank text as one, DeBERTa's
+ * normalised NFKC where the class normalises NFC). Other classes, and a file whose model is not Unigram, as written.
+ */
+export function asClassBuildsIt(json: Record<string, unknown>, tokenizerClass: unknown, tokConfig: Record<string, unknown>): Record<string, unknown> {
+  const name = typeof tokenizerClass === 'string' ? tokenizerClass.replace(/Fast$/, '') : undefined;
+  const family = Object.values(SENTENCEPIECE_TOKENIZERS).find((t) => t.tokenizerClass === name);
+  if (family === undefined || (json.model as { type?: unknown } | null | undefined)?.type !== 'Unigram') {
+    return json;
+  }
+  return { ...json, ...family.pipeline(tokConfig, json) };
+}
+
+/** The base64 `precompiled_charsmap` of the first Precompiled normaliser in a tokenizer.json normaliser (as transformers 5 takes it), if any. */
+function precompiledCharsmapOf(normalizer: unknown): string | undefined {
+  const node = normalizer as { type?: unknown; normalizers?: unknown; precompiled_charsmap?: unknown } | null | undefined;
+  const list = node?.type === 'Sequence' && Array.isArray(node.normalizers) ? (node.normalizers as unknown[]) : [node];
+  for (const n of list) {
+    const m = n as { type?: unknown; precompiled_charsmap?: unknown } | null | undefined;
+    if (m?.type === 'Precompiled' && typeof m.precompiled_charsmap === 'string' && m.precompiled_charsmap.length > 0) {
+      return m.precompiled_charsmap;
+    }
+  }
+  return undefined;
+}
 
 /** "DeBERTa-v2/v3 (spm.model) and XLM-RoBERTa (sentencepiece.bpe.model)" style list, for errors. */
 export function sentencePieceFamilies(): string {

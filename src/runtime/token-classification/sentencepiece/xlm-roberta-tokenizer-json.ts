@@ -31,15 +31,14 @@ export function xlmRobertaTokenizerJson(model: SentencePieceModel, tokConfig: To
     [MASK, 0],
   ];
   const special = (content: string, id: number): Record<string, unknown> => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
-  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
   const [bos, , eos] = FAIRSEQ_SPECIALS;
+  const charsmap = model.precompiledCharsmap === undefined ? undefined : Buffer.from(model.precompiledCharsmap).toString('base64');
   return {
     version: '1.0',
     truncation: null,
     padding: null,
     added_tokens: [...FAIRSEQ_SPECIALS.map((t, id) => special(t, id)), special(MASK, vocab.length - 1)],
-    normalizer: model.precompiledCharsmap === undefined ? null : { type: 'Precompiled', precompiled_charsmap: Buffer.from(model.precompiledCharsmap).toString('base64') },
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, metaspace] },
+    ...xlmRobertaPipeline(tokConfig, charsmap),
     post_processor: {
       type: 'TemplateProcessing',
       single: [{ SpecialToken: { id: bos, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: eos, type_id: 0 } }],
@@ -56,7 +55,20 @@ export function xlmRobertaTokenizerJson(model: SentencePieceModel, tokConfig: To
         [eos]: { id: eos, ids: [2], tokens: [eos] },
       },
     },
-    decoder: metaspace,
     model: { type: 'Unigram', unk_id: FAIRSEQ_UNK_ID, vocab, byte_fallback: false },
+  };
+}
+
+/**
+ * The normaliser, pre-tokenizer and decoder transformers 5's `XLMRobertaTokenizer` builds, whatever its files hold:
+ * the precompiled normaliser of the SentencePiece model (`charsmap`, base64; none without one), split on whitespace,
+ * Metaspace `▁` (prefixed unless `add_prefix_space` is false).
+ */
+export function xlmRobertaPipeline(tokConfig: Record<string, unknown>, charsmap: string | undefined): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown> | null> {
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  return {
+    normalizer: charsmap === undefined ? null : { type: 'Precompiled', precompiled_charsmap: charsmap },
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, metaspace] },
+    decoder: metaspace,
   };
 }
