@@ -15,7 +15,7 @@ const SPECIALS = [
  * The tokenizer.json transformers' DeBERTa-v2 tokenizer (v5, KServe 0.20's) makes of an `spm.model`: the file's
  * pieces and scores as a Unigram model (its unk id, its byte fallback), and the class's own pipeline — not the file's
  * normaliser: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when
- * `split_by_punct`; Metaspace `▁` (prefixed unless `add_prefix_space` is false); `[CLS] $A [SEP]`; the special
+ * `split_by_punct`; Metaspace `▁` (every word prefixed; with `add_prefix_space` false, the text's first only); `[CLS] $A [SEP]`; the special
  * tokens of tokenizer_config.json matched whole in the text (one missing from the vocabulary, such as deberta-v3's
  * `[MASK]`, takes the next id). Lower-casing is left to the caller (KServe's `do_lower_case`), as for a tokenizer.json.
  */
@@ -68,10 +68,10 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
 /**
  * The normaliser, pre-tokenizer and decoder transformers 5's `DebertaV2Tokenizer` builds, whatever its files hold:
  * `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when `split_by_punct`; Metaspace
- * `▁` (prefixed unless `add_prefix_space` is false).
+ * `▁` before every word, or with `add_prefix_space` false before the text's first only (the class's `prepend_scheme` "first").
  */
 export function debertaV2Pipeline(tokConfig: Record<string, unknown>): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown>> {
-  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'first' : 'always', split: true };
   return {
     normalizer: {
       type: 'Sequence',

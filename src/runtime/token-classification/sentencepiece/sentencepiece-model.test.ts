@@ -96,8 +96,10 @@ describe('debertaV2TokenizerJson: what transformers makes of DeBERTa-v3\'s spm.m
     // split_by_punct: the comma is its own pre-token (so it gets its own ▁, as every pre-token does with prepend "always").
     expect((json.pre_tokenizer as { pretokenizers: Array<{ type: string }> }).pretokenizers.map((p) => p.type)).toEqual(['Punctuation', 'Metaspace']);
     expect((await t.encode('a,b [MASK]')).getTokens()).toEqual(['[CLS]', '▁a', '▁', ',', '▁', 'b', '[MASK]', '[SEP]']);
-    const noPrefix = tokenizers.Tokenizer.fromString(JSON.stringify(debertaV2TokenizerJson(model, { add_prefix_space: false }, 'spm.model')));
-    expect((await noPrefix.encode('ab')).getTokens()).toEqual(['[CLS]', 'a', 'b', '[SEP]']);
+    // add_prefix_space false: the class's prepend_scheme "first", ▁ before the text's first piece only (not before
+    // each punctuation split, as "always" does above; "never" would leave the first `a` bare).
+    const noPrefix = tokenizers.Tokenizer.fromString(JSON.stringify(debertaV2TokenizerJson(model, { add_prefix_space: false, split_by_punct: true }, 'spm.model')));
+    expect((await noPrefix.encode('a,b')).getTokens()).toEqual(['[CLS]', '▁a', ',', 'b', '[SEP]']);
     const bpe = readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 3, modelType: 2 }), 'repo/spm.model');
     expect(() => debertaV2TokenizerJson(bpe, {}, 'repo/spm.model')).toThrow(/repo\/spm\.model: a SentencePiece BPE model; DeBERTa-v2\/v3's spm\.model is Unigram/);
   });
