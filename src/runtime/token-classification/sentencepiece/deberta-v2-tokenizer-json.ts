@@ -14,7 +14,7 @@ const SPECIALS = [
 /**
  * The tokenizer.json transformers' DeBERTa-v2 tokenizer (v5, KServe 0.20's) makes of an `spm.model`: the file's
  * pieces and scores as a Unigram model (its unk id, its byte fallback), and the class's own pipeline — not the file's
- * normaliser: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when
+ * normaliser, and no byte fallback: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when
  * `split_by_punct`; Metaspace `▁` (every word prefixed; with `add_prefix_space` false, the text's first only); `[CLS] $A [SEP]`; the special
  * tokens of tokenizer_config.json matched whole in the text (one missing from the vocabulary, such as deberta-v3's
  * `[MASK]`, takes the next id). Lower-casing is left to the caller (KServe's `do_lower_case`), as for a tokenizer.json.
@@ -61,7 +61,8 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
         [sep]: { id: sep, ids: [ids.get(sep)], tokens: [sep] },
       },
     },
-    model: { type: 'Unigram', unk_id: model.unkId, vocab: model.pieces.map((p) => [p.piece, p.score]), byte_fallback: model.byteFallback },
+    // The class builds its Unigram model without byte fallback, whatever the file's trainer used.
+    model: { type: 'Unigram', unk_id: model.unkId, vocab: model.pieces.map((p) => [p.piece, p.score]), byte_fallback: false },
   };
 }
 

@@ -100,6 +100,9 @@ describe('debertaV2TokenizerJson: what transformers makes of DeBERTa-v3\'s spm.m
     // each punctuation split, as "always" does above; "never" would leave the first `a` bare).
     const noPrefix = tokenizers.Tokenizer.fromString(JSON.stringify(debertaV2TokenizerJson(model, { add_prefix_space: false, split_by_punct: true }, 'spm.model')));
     expect((await noPrefix.encode('a,b')).getTokens()).toEqual(['[CLS]', '▁a', ',', 'b', '[SEP]']);
+    // A trainer's byte fallback is not the class's: unknown characters stay [UNK].
+    const fallback = debertaV2TokenizerJson(readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 3, byteFallback: true }), 'spm.model'), {}, 'spm.model');
+    expect(fallback.model).toMatchObject({ byte_fallback: false });
     const bpe = readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 3, modelType: 2 }), 'repo/spm.model');
     expect(() => debertaV2TokenizerJson(bpe, {}, 'repo/spm.model')).toThrow(/repo\/spm\.model: a SentencePiece BPE model; DeBERTa-v2\/v3's spm\.model is Unigram/);
   });

@@ -24,7 +24,7 @@ export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceToke
 /**
  * A tokenizer.json of a class transformers 5 builds itself (its own `__init__`: `XLMRobertaTokenizer`,
  * `DebertaV2Tokenizer`, or their `…Fast` names), as KServe 0.20 loads it: the file's vocabulary, added tokens and
- * post-processor, and the class's normaliser, pre-tokenizer and decoder, not the file's (a file saved by transformers 4
+ * post-processor, and the class's normaliser, pre-tokenizer and decoder (and no byte fallback), not the file's (a file saved by transformers 4
  * holds its converter's pipeline: XLM-R's kept a trailing space as a `▁` token and a blank text as one, DeBERTa's
  * normalised NFKC where the class normalises NFC). Other classes, and a file whose model is not Unigram, as written.
  */
@@ -34,7 +34,8 @@ export function asClassBuildsIt(json: Record<string, unknown>, tokenizerClass: u
   if (family === undefined || (json.model as { type?: unknown } | null | undefined)?.type !== 'Unigram') {
     return json;
   }
-  return { ...json, ...family.pipeline(tokConfig, json) };
+  // Both classes build their Unigram model without byte fallback.
+  return { ...json, ...family.pipeline(tokConfig, json), model: { ...(json.model as Record<string, unknown>), byte_fallback: false } };
 }
 
 /** The base64 `precompiled_charsmap` of the first Precompiled normaliser in a tokenizer.json normaliser (as transformers 5 takes it), if any. */
