@@ -13,9 +13,9 @@ const SPECIALS = [
 
 /**
  * The tokenizer.json transformers' DeBERTa-v2 tokenizer (v5, KServe 0.20's) makes of an `spm.model`: the file's
- * pieces and scores as a Unigram model (its unk id, its byte fallback), and the class's own pipeline — not the file's
- * normaliser, and no byte fallback: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when
- * `split_by_punct`; Metaspace `▁` (every word prefixed; with `add_prefix_space` false, the text's first only); `[CLS] $A [SEP]`; the special
+ * pieces and scores as a Unigram model (its unk id; no byte fallback), and the class's own pipeline, not the file's
+ * normaliser: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when `split_by_punct`;
+ * Metaspace `▁` (every word prefixed; with `add_prefix_space` false, the text's first only); `[CLS] $A [SEP]`; the special
  * tokens of tokenizer_config.json matched whole in the text (one missing from the vocabulary, such as deberta-v3's
  * `[MASK]`, takes the next id). Lower-casing is left to the caller (KServe's `do_lower_case`), as for a tokenizer.json.
  */
