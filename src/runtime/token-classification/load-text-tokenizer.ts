@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import tokenizers from 'tokenizers';
 import type { Encoding, Tokenizer } from 'tokenizers';
 import { InferkitError } from '../../errors.js';
+import type { SENTENCEPIECE_MODEL_FILES } from '../../hub/file-spec.js';
 import { createBertWordPiece, type BertWordPieceEncoder } from './bert-wordpiece.js';
 import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './bert-wordpiece-spec.js';
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
@@ -15,7 +16,9 @@ import type { EncodedText } from './encoded-text.js';
 export type { EncodedText } from './encoded-text.js';
 
 /** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
-export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'default';
+export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | SentencePieceFile | 'default';
+/** A SentencePiece model file inferkit reads (`spm.model`, `sentencepiece.bpe.model`). */
+type SentencePieceFile = (typeof SENTENCEPIECE_MODEL_FILES)[number];
 /** Where the effective maximum length came from. */
 export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'default';
 /**
@@ -90,11 +93,11 @@ export async function loadTextTokenizer(
     lowercase = tokConfig.do_lower_case;
     lowercaseSource = 'tokenizer_config';
   }
-  // A tokenizer.json (with the pipeline of the class transformers 5 builds itself), or the one transformers makes of a
-  // SentencePiece model; else BERT's vocab.txt.
   // AutoTokenizer's class: tokenizer_config.json's, else the model type's (an XLM-R repo that names none is still XLMRobertaTokenizer).
   const tokenizerClass = tokConfig.tokenizer_class ?? classOfModelType(config.model_type);
-  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' } | undefined = files.tokenizerJson
+  // A tokenizer.json (with the pipeline of a class transformers 5 builds itself), or the one transformers makes of a
+  // SentencePiece model; else BERT's vocab.txt.
+  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | SentencePieceFile } | undefined = files.tokenizerJson
     ? { json: asClassBuildsIt(await readTokenizerJson(files.tokenizerJson), tokenizerClass, tokConfig), path: files.tokenizerJson, name: 'tokenizer.json' }
     : files.vocabTxt === undefined && files.spmModel !== undefined
       ? await spmTokenizerJson(files.spmModel, config, tokConfig)
@@ -210,7 +213,7 @@ async function spmTokenizerJson(
   path: string,
   config: TokenClassConfig,
   tokConfig: Record<string, unknown>,
-): Promise<{ json: Record<string, unknown>; path: string; name: 'spm.model' | 'sentencepiece.bpe.model' }> {
+): Promise<{ json: Record<string, unknown>; path: string; name: SentencePieceFile }> {
   const family = typeof config.model_type === 'string' ? SENTENCEPIECE_TOKENIZERS[config.model_type] : undefined;
   if (family === undefined) {
     throw new InferkitError(
@@ -233,7 +236,7 @@ async function spmTokenizerJson(
   } catch (cause) {
     throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
   }
-  return { json: family.build(readSentencePieceModel(bytes, path), tokConfig, path), path, name: family.file as 'spm.model' | 'sentencepiece.bpe.model' };
+  return { json: family.build(readSentencePieceModel(bytes, path), tokConfig, path), path, name: family.file };
 }
 
 /** transformers' tokenizer class for a config.json `model_type`, where it decides lower-casing (see honoursLowerCase). */

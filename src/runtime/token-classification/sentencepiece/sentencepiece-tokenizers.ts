@@ -1,4 +1,4 @@
-import { SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE } from '../../../hub/file-spec.js';
+import { SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE, type SENTENCEPIECE_MODEL_FILES } from '../../../hub/file-spec.js';
 import type { TokenizerConfig } from '../model-files.js';
 import { debertaV2Pipeline, debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
 import type { SentencePieceModel } from './sentencepiece-model.js';
@@ -7,7 +7,7 @@ import { xlmRobertaPipeline, xlmRobertaTokenizerJson } from './xlm-roberta-token
 /** How one family's SentencePiece model file becomes the tokenizer.json transformers makes of it. */
 export interface SentencePieceTokenizer {
   /** The file transformers' class reads (its `vocab_file`). */
-  file: string;
+  file: (typeof SENTENCEPIECE_MODEL_FILES)[number];
   /** transformers' tokenizer class (what AutoTokenizer takes for the model type). */
   tokenizerClass: string;
   build(model: SentencePieceModel, tokConfig: TokenizerConfig & Record<string, unknown>, path: string): Record<string, unknown>;
@@ -24,9 +24,10 @@ export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceToke
 /**
  * A tokenizer.json of a class transformers 5 builds itself (its own `__init__`: `XLMRobertaTokenizer`,
  * `DebertaV2Tokenizer`, or their `…Fast` names), as KServe 0.20 loads it: the file's vocabulary, added tokens and
- * post-processor, and the class's normaliser, pre-tokenizer and decoder (and no byte fallback), not the file's (a file saved by transformers 4
- * holds its converter's pipeline: XLM-R's kept a trailing space as a `▁` token and a blank text as one, DeBERTa's
- * normalised NFKC where the class normalises NFC). Other classes, and a file whose model is not Unigram, as written.
+ * post-processor, and the class's normaliser, pre-tokenizer and decoder (and no byte fallback), not the file's. A file
+ * saved by transformers 4 holds its converter's pipeline: XLM-R's kept a trailing space as a `▁` token and a blank
+ * text as one; DeBERTa's stripped both ends and, with the model's charsmap, normalised NFKC where the class
+ * normalises NFC. Other classes, and a file whose model is not Unigram, stay as written.
  */
 export function asClassBuildsIt(json: Record<string, unknown>, tokenizerClass: unknown, tokConfig: Record<string, unknown>): Record<string, unknown> {
   const name = typeof tokenizerClass === 'string' ? tokenizerClass.replace(/Fast$/, '') : undefined;
@@ -51,7 +52,7 @@ function precompiledCharsmapOf(normalizer: unknown): string | undefined {
   return undefined;
 }
 
-/** "DeBERTa-v2/v3 (spm.model) and XLM-RoBERTa (sentencepiece.bpe.model)" style list, for errors. */
+/** The model types and their files, `"deberta-v2" (spm.model), "xlm-roberta" (sentencepiece.bpe.model)`, for errors. */
 export function sentencePieceFamilies(): string {
   return Object.entries(SENTENCEPIECE_TOKENIZERS)
     .map(([type, t]) => `${JSON.stringify(type)} (${t.file})`)
