@@ -17,10 +17,6 @@ export interface SentencePieceModel {
   modelType: number;
   /** `TrainerSpec.unk_id` (the UNKNOWN piece's id where the file marks one). @default 0 */
   unkId: number;
-  /** `TrainerSpec.byte_fallback`: unknown characters become their UTF-8 byte pieces. @default false */
-  byteFallback: boolean;
-  /** `NormalizerSpec.name` (`nmt_nfkc`, `identity`…), when written. */
-  normalizerName: string | undefined;
   /** `NormalizerSpec.precompiled_charsmap`: the normaliser's rules compiled (a trie and its replacements); undefined when absent or empty. */
   precompiledCharsmap: Uint8Array | undefined;
 }
@@ -31,8 +27,8 @@ export const SPM_MODEL_TYPES: Readonly<Record<number, string>> = { 1: 'Unigram',
 // Field numbers of sentencepiece_model.proto (proto2).
 const MODEL = { pieces: 1, trainerSpec: 2, normalizerSpec: 3 } as const;
 const PIECE = { piece: 1, score: 2, type: 3 } as const;
-const TRAINER = { modelType: 3, byteFallback: 35, unkId: 40 } as const;
-const NORMALIZER = { name: 1, precompiledCharsmap: 2 } as const;
+const TRAINER = { modelType: 3, unkId: 40 } as const;
+const NORMALIZER = { precompiledCharsmap: 2 } as const;
 
 const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
 
@@ -150,12 +146,12 @@ class Reader {
 }
 
 /**
- * Reads a SentencePiece model file's vocabulary and the trainer settings tokenizing needs. `path` names the file in
+ * Reads a SentencePiece model file's vocabulary and what the tokenizer classes take of it (model type, unk id, precompiled charsmap). `path` names the file in
  * errors: a file that is not protobuf, or has no pieces, fails naming it.
  */
 export function readSentencePieceModel(bytes: Uint8Array, path: string): SentencePieceModel {
   const top = new Reader(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length, path);
-  const model: SentencePieceModel = { pieces: [], modelType: 1, unkId: 0, byteFallback: false, normalizerName: undefined, precompiledCharsmap: undefined };
+  const model: SentencePieceModel = { pieces: [], modelType: 1, unkId: 0, precompiledCharsmap: undefined };
   for (let tag = top.tag(); tag !== undefined; tag = top.tag()) {
     if (tag.wire !== WIRE.bytes) {
       top.skip(tag.wire);
@@ -166,9 +162,7 @@ export function readSentencePieceModel(bytes: Uint8Array, path: string): Sentenc
     } else if (tag.field === MODEL.normalizerSpec) {
       const r = top.message();
       for (let t = r.tag(); t !== undefined; t = r.tag()) {
-        if (t.field === NORMALIZER.name && t.wire === WIRE.bytes) {
-          model.normalizerName = r.string();
-        } else if (t.field === NORMALIZER.precompiledCharsmap && t.wire === WIRE.bytes) {
+        if (t.field === NORMALIZER.precompiledCharsmap && t.wire === WIRE.bytes) {
           const charsmap = r.bytesField();
           model.precompiledCharsmap = charsmap.length > 0 ? charsmap : undefined;
         } else {
@@ -216,8 +210,6 @@ function readTrainer(r: Reader, model: SentencePieceModel): void {
       model.modelType = r.int32();
     } else if (t.field === TRAINER.unkId) {
       model.unkId = r.int32();
-    } else if (t.field === TRAINER.byteFallback) {
-      model.byteFallback = r.varint() !== 0;
     } else {
       r.skip(t.wire);
     }
