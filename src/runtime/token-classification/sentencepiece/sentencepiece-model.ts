@@ -146,8 +146,8 @@ class Reader {
 }
 
 /**
- * Reads a SentencePiece model file's vocabulary and what the tokenizer classes take of it (model type, unk id, precompiled charsmap). `path` names the file in
- * errors: a file that is not protobuf, or has no pieces, fails naming it.
+ * Reads a SentencePiece model file's vocabulary and what the tokenizer classes take of it (model type, unk id,
+ * precompiled charsmap). `path` names the file in errors: a file that is not protobuf, or has no pieces, fails naming it.
  */
 export function readSentencePieceModel(bytes: Uint8Array, path: string): SentencePieceModel {
   const top = new Reader(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length, path);
