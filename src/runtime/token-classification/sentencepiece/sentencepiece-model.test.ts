@@ -204,6 +204,12 @@ describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model',
     expect(await ours.encode(texts, true)).toEqual(expected);
   });
 
+  it('names both sizes when the file gives more ids than the model\'s word embedding has rows (the file of another model)', async () => {
+    const { dir } = xlmrSpmFolder('xlmr-small-embedding');
+    const files = await findTokenClassFiles(dir, {}, NO_GRAPH);
+    await expect(loadTextTokenizer(files, { model_type: 'xlm-roberta' }, { embeddingRows: 2999 })).rejects.toThrow(/sentencepiece\.bpe\.model: the tokenizer has 3000 token ids, the model's word embedding \(config\.json vocab_size\) 2999 rows/);
+  });
+
   it('keeps case from a tokenizer.json too when the repo names no tokenizer class: the class follows config.json\'s model_type', async () => {
     const dir = join(root, 'xlmr-json-bare');
     mkdirSync(dir);
