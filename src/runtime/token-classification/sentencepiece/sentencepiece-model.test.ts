@@ -137,14 +137,14 @@ describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
 
 const XLMR = join(process.cwd(), '../shared/conformance/kserve-hf-xlmr/model');
 
-/** The XLM-R set's model folder as a repo that ships only sentencepiece.bpe.model (its embedding rows in that file's ids), without tokenizer_config.json when `bare`. */
-function xlmrSpmFolder(name: string, options: { bare?: boolean; charsmap?: Uint8Array } = {}): { dir: string; idOf: (setId: number) => number } {
+/** The XLM-R set's model folder as a repo that ships only sentencepiece.bpe.model (its embedding rows in that file's ids). */
+function xlmrSpmFolder(name: string): { dir: string; idOf: (setId: number) => number } {
   const dir = join(root, name);
   mkdirSync(dir);
-  for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', ...(options.bare === true ? [] : ['tokenizer_config.json'])]) {
+  for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']) {
     copyFileSync(join(XLMR, f), join(dir, f));
   }
-  return { dir, ...toXlmrSentencePieceFolder(dir, options.charsmap ?? null) };
+  return { dir, ...toXlmrSentencePieceFolder(dir) };
 }
 
 describe('xlmRobertaTokenizerJson: what transformers makes of XLM-R\'s sentencepiece.bpe.model', () => {
