@@ -23,7 +23,7 @@ export const BUILDABLE_ARCHITECTURES = [
   { family: 'timesfm-2.5', task: 'forecast', architectures: ['TimesFm2_5ModelForPrediction'] },
   { family: 'bert', task: 'token-classification', architectures: ['BertForTokenClassification'] },
   { family: 'distilbert', task: 'token-classification', architectures: ['DistilBertForTokenClassification'] },
-  { family: 'roberta', task: 'token-classification', architectures: ['RobertaForTokenClassification', 'XLMRobertaForTokenClassification'] },
+  { family: 'roberta', task: 'token-classification', architectures: ['RobertaForTokenClassification', 'XLMRobertaForTokenClassification', 'CamembertForTokenClassification'] },
   { family: 'electra', task: 'token-classification', architectures: ['ElectraForTokenClassification'] },
   { family: 'deberta-v2', task: 'token-classification', architectures: ['DebertaV2ForTokenClassification'] },
 ] as const satisfies readonly BuildableArchitecture[];

@@ -87,7 +87,7 @@ function entry(layout: Layout): GraphBuilderEntry {
 
 /** `BertForTokenClassification`. */
 export const BERT_BUILDER = entry('bert');
-/** `RobertaForTokenClassification` and `XLMRobertaForTokenClassification`: positions offset by `pad_token_id + 1`. */
+/** `RobertaForTokenClassification`, `XLMRobertaForTokenClassification` and `CamembertForTokenClassification` (the same network): positions offset by `pad_token_id + 1`. */
 export const ROBERTA_BUILDER = entry('roberta');
 /** `ElectraForTokenClassification` (the discriminator): BERT's layout, embeddings projected when `embedding_size` differs. */
 export const ELECTRA_BUILDER = entry('electra');

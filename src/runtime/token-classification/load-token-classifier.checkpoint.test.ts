@@ -165,6 +165,30 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     expect(xlmrSpm.idOf(4)).toBe(2999); // <mask>: last in the file's ids, 5th in the set's
   });
 
+  it('builds CamembertForTokenClassification as the RoBERTa network it is: transformers\' logits of the same weights within 1e-4', async () => {
+    // The XLM-R set's checkpoint under CamemBERT's names (transformers' CamemBERT classes are RoBERTa's, weights under `roberta.`).
+    const dir = copyModel('kserve-hf-xlmr', 'camembert', false, (d) =>
+      editJson(join(d, 'config.json'), (c) => {
+        c.architectures = ['CamembertForTokenClassification'];
+        c.model_type = 'camembert';
+      }),
+    );
+    const recorded = JSON.parse(readFileSync(join(SETS, 'kserve-hf-xlmr', 'logits.json'), 'utf8')) as { singles: Array<{ text: string; logits: number[][] }> };
+    const c = await loadTokenClassifier(dir, { cacheDir: join(root, 'cache'), returnRawLogits: true });
+    try {
+      expect(c.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'roberta', maxLength: 512 });
+      let worst = 0;
+      for (const single of recorded.singles) {
+        const [rows] = (await c.predictV1({ instances: [single.text] })).predictions as Array<Array<Record<string, number>>>;
+        expect(rows).toHaveLength(single.logits.length);
+        single.logits.forEach((row, t) => row.forEach((v, k) => (worst = Math.max(worst, Math.abs(rows[t][String(k)] - v)))));
+      }
+      expect(worst).toBeLessThan(1e-4);
+    } finally {
+      await c.dispose();
+    }
+  });
+
   it('names an unsupported architecture and the supported list', async () => {
     const dir = copyModel('kserve-hf-roberta', 'gpt2', false, (d) => editJson(join(d, 'config.json'), (c) => void (c.architectures = ['GPT2ForTokenClassification'])));
     const err = await loadTokenClassifier(dir, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e);

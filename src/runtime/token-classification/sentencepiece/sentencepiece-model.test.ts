@@ -210,6 +210,32 @@ describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model',
     await expect(loadTextTokenizer(files, { model_type: 'xlm-roberta' }, { embeddingRows: 2999 })).rejects.toThrow(/sentencepiece\.bpe\.model: the tokenizer has 3000 token ids, the model's word embedding \(config\.json vocab_size\) 2999 rows/);
   });
 
+  it('gives a tokenizer.json the pipeline of the class that loads it: XLMRobertaTokenizer keeps the file\'s charsmap, CamembertTokenizer has none of its own', async () => {
+    const dir = join(root, 'class-pipelines');
+    mkdirSync(dir);
+    const json = JSON.parse(readFileSync(join(XLMR, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+    const charsmap = Buffer.from(precompiledCharsmap({ '\uFB01': 'fi' })).toString('base64');
+    // As transformers 4 wrote an XLM-R file: the precompiled normaliser, runs of spaces collapsed, Metaspace alone.
+    const metaspace = { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true };
+    const v4 = { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: charsmap }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] };
+    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ ...json, normalizer: v4, pre_tokenizer: metaspace, decoder: metaspace }));
+    const files = await findTokenClassFiles(dir, { 'config.json': join(XLMR, 'config.json') }, NO_GRAPH);
+    const load = async (tokenizerClass: string, modelType: string) => {
+      writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: tokenizerClass }));
+      return loadTextTokenizer({ ...files, tokenizerConfig: join(dir, 'tokenizer_config.json') }, { model_type: modelType, max_position_embeddings: 514 }, {});
+    };
+    const ids = async (t: Awaited<ReturnType<typeof load>>, text: string) => (await t.encode([text], false))[0].ids;
+    const xlmr = await load('XLMRobertaTokenizerFast', 'xlm-roberta');
+    const camembert = await load('CamembertTokenizer', 'camembert');
+    // The file as written would keep a trailing space as a ▁ token; both classes strip it.
+    for (const t of [xlmr, camembert]) {
+      expect(await ids(t, 'Paris  est\tbelle \n')).toEqual(await ids(t, 'Paris est belle'));
+    }
+    expect(await ids(xlmr, '\uFB01ne')).toEqual(await ids(xlmr, 'fine'));
+    expect(await ids(camembert, '\uFB01ne')).not.toEqual(await ids(camembert, 'fine'));
+    expect(camembert).toMatchObject({ lowercase: false });
+  });
+
   it('keeps case from a tokenizer.json too when the repo names no tokenizer class: the class follows config.json\'s model_type', async () => {
     const dir = join(root, 'xlmr-json-bare');
     mkdirSync(dir);

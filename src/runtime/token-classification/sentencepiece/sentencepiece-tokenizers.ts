@@ -21,9 +21,39 @@ export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceToke
   'xlm-roberta': { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'XLMRobertaTokenizer', build: xlmRobertaTokenizerJson, pipeline: (tokConfig, json) => xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer)) },
 };
 
+/** The normaliser, pre-tokenizer and decoder a tokenizer class builds, given its tokenizer_config.json and the tokenizer.json it was loaded from. */
+type ClassPipeline = SentencePieceTokenizer['pipeline'];
+
+/**
+ * The classes transformers 5 builds their own pipeline for from a tokenizer.json (see {@link asClassBuildsIt}): the
+ * SentencePiece families' classes, and `CamembertTokenizer` (its checkpoints are RoBERTa's network; inferkit reads no
+ * CamemBERT SentencePiece file, whose fairseq numbering differs from XLM-R's).
+ */
+const CLASS_PIPELINES: Readonly<Record<string, ClassPipeline>> = {
+  ...Object.fromEntries(Object.values(SENTENCEPIECE_TOKENIZERS).map((t) => [t.tokenizerClass, t.pipeline])),
+  CamembertTokenizer: (tokConfig) => camembertPipeline(tokConfig),
+};
+
+/**
+ * transformers 5's `CamembertTokenizer` pipeline: `\n`, `\r`, `\t` to spaces, strip on the right, runs of spaces to one
+ * `▁`; Metaspace `▁` (prefixed unless `add_prefix_space` is false). No precompiled normaliser.
+ */
+function camembertPipeline(tokConfig: Record<string, unknown>): ReturnType<ClassPipeline> {
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  const space = (from: string): Record<string, unknown> => ({ type: 'Replace', pattern: { String: from }, content: ' ' });
+  return {
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [space('\n'), space('\r'), space('\t'), { type: 'Strip', strip_left: false, strip_right: true }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: '\u2581' }],
+    },
+    pre_tokenizer: metaspace,
+    decoder: metaspace,
+  };
+}
+
 /**
  * A tokenizer.json of a class transformers 5 builds itself (its own `__init__`: `XLMRobertaTokenizer`,
- * `DebertaV2Tokenizer`, or their `…Fast` names), as KServe 0.20 loads it: the file's vocabulary, added tokens and
+ * `DebertaV2Tokenizer`, `CamembertTokenizer`, or their `…Fast` names), as KServe 0.20 loads it: the file's vocabulary, added tokens and
  * post-processor, and the class's normaliser, pre-tokenizer and decoder (and no byte fallback), not the file's. A file
  * saved by transformers 4 holds its converter's pipeline: XLM-R's kept a trailing space as a `▁` token and a blank
  * text as one; DeBERTa's stripped both ends and, with the model's charsmap, normalised NFKC where the class
@@ -31,12 +61,12 @@ export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceToke
  */
 export function asClassBuildsIt(json: Record<string, unknown>, tokenizerClass: unknown, tokConfig: Record<string, unknown>): Record<string, unknown> {
   const name = typeof tokenizerClass === 'string' ? tokenizerClass.replace(/Fast$/, '') : undefined;
-  const family = Object.values(SENTENCEPIECE_TOKENIZERS).find((t) => t.tokenizerClass === name);
-  if (family === undefined || (json.model as { type?: unknown } | null | undefined)?.type !== 'Unigram') {
+  const pipeline = name === undefined ? undefined : CLASS_PIPELINES[name];
+  if (pipeline === undefined || (json.model as { type?: unknown } | null | undefined)?.type !== 'Unigram') {
     return json;
   }
-  // Both classes build their Unigram model without byte fallback.
-  return { ...json, ...family.pipeline(tokConfig, json), model: { ...(json.model as Record<string, unknown>), byte_fallback: false } };
+  // These classes build their Unigram model without byte fallback.
+  return { ...json, ...pipeline(tokConfig, json), model: { ...(json.model as Record<string, unknown>), byte_fallback: false } };
 }
 
 /** The base64 `precompiled_charsmap` of the first Precompiled normaliser in a tokenizer.json normaliser (as transformers 5 takes it), if any. */
