@@ -10,7 +10,7 @@ import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassC
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
-import { asClassBuildsIt, SENTENCEPIECE_TOKENIZERS, sentencePieceFamilies } from './sentencepiece/sentencepiece-tokenizers.js';
+import { asClassBuildsIt, sentencePieceFamilies, sentencePieceFamily } from './sentencepiece/sentencepiece-tokenizers.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
@@ -214,7 +214,7 @@ async function spmTokenizerJson(
   config: TokenClassConfig,
   tokConfig: Record<string, unknown>,
 ): Promise<{ json: Record<string, unknown>; path: string; name: SentencePieceFile }> {
-  const family = typeof config.model_type === 'string' ? SENTENCEPIECE_TOKENIZERS[config.model_type] : undefined;
+  const family = sentencePieceFamily(config.model_type);
   if (family === undefined) {
     throw new InferkitError(
       'model_load_failed',
@@ -241,7 +241,10 @@ async function spmTokenizerJson(
 
 /** transformers' tokenizer class for a config.json `model_type`, where it decides lower-casing (see honoursLowerCase). */
 function classOfModelType(modelType: unknown): string | undefined {
-  return typeof modelType === 'string' ? (SENTENCEPIECE_TOKENIZERS[modelType]?.tokenizerClass ?? MODEL_TYPE_TOKENIZER_CLASSES[modelType]) : undefined;
+  if (typeof modelType !== 'string') {
+    return undefined;
+  }
+  return sentencePieceFamily(modelType)?.tokenizerClass ?? (Object.hasOwn(MODEL_TYPE_TOKENIZER_CLASSES, modelType) ? MODEL_TYPE_TOKENIZER_CLASSES[modelType] : undefined);
 }
 
 /** AutoTokenizer's classes of the model types whose tokenizer takes no `do_lower_case` and may lack a ByteLevel pre-tokenizer to show it. */

@@ -128,6 +128,8 @@ describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
     await expect(loadTextTokenizer(files, { model_type: 'albert' }, {})).rejects.toThrow(
       /reads a SentencePiece model for the config\.json model_types "deberta-v2" \(spm\.model\), "xlm-roberta" \(sentencepiece\.bpe\.model\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/,
     );
+    // A model type that is a name on every object is no family.
+    await expect(loadTextTokenizer(files, { model_type: 'constructor' }, {})).rejects.toThrow(/this model's model_type is "constructor": its repo needs a tokenizer\.json/);
     // transformers' XLMRobertaTokenizer reads sentencepiece.bpe.model, not DeBERTa's spm.model.
     await expect(loadTextTokenizer(files, { model_type: 'xlm-roberta' }, {})).rejects.toThrow(/spm\.model: transformers' XLMRobertaTokenizer \(config\.json model_type "xlm-roberta"\) reads sentencepiece\.bpe\.model, and this repo has spm\.model/);
     rmSync(join(dir, 'spm.model'));
@@ -234,6 +236,9 @@ describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model',
     expect(await ids(xlmr, '\uFB01ne')).toEqual(await ids(xlmr, 'fine'));
     expect(await ids(camembert, '\uFB01ne')).not.toEqual(await ids(camembert, 'fine'));
     expect(camembert).toMatchObject({ lowercase: false });
+    // A class named as an object's own property is no class with a pipeline: the file as written.
+    const odd = await load('toString', 'constructor');
+    expect(await ids(odd, 'Paris ')).not.toEqual(await ids(odd, 'Paris'));
   });
 
   it('keeps case from a tokenizer.json too when the repo names no tokenizer class: the class follows config.json\'s model_type', async () => {

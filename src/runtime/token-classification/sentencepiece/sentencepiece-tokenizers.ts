@@ -61,7 +61,7 @@ function camembertPipeline(tokConfig: Record<string, unknown>): ReturnType<Class
  */
 export function asClassBuildsIt(json: Record<string, unknown>, tokenizerClass: unknown, tokConfig: Record<string, unknown>): Record<string, unknown> {
   const name = typeof tokenizerClass === 'string' ? tokenizerClass.replace(/Fast$/, '') : undefined;
-  const pipeline = name === undefined ? undefined : CLASS_PIPELINES[name];
+  const pipeline = name !== undefined && Object.hasOwn(CLASS_PIPELINES, name) ? CLASS_PIPELINES[name] : undefined;
   if (pipeline === undefined || (json.model as { type?: unknown } | null | undefined)?.type !== 'Unigram') {
     return json;
   }
@@ -80,6 +80,11 @@ function precompiledCharsmapOf(normalizer: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The SentencePiece family of a config.json `model_type` (own keys only: `constructor` is no model type). */
+export function sentencePieceFamily(modelType: unknown): SentencePieceTokenizer | undefined {
+  return typeof modelType === 'string' && Object.hasOwn(SENTENCEPIECE_TOKENIZERS, modelType) ? SENTENCEPIECE_TOKENIZERS[modelType] : undefined;
 }
 
 /** The model types and their files, `"deberta-v2" (spm.model), "xlm-roberta" (sentencepiece.bpe.model)`, for errors. */
