@@ -16,8 +16,8 @@ import type { EncodedText } from './encoded-text.js';
 export type { EncodedText } from './encoded-text.js';
 
 /** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
-export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | SentencePieceFile | 'default';
-/** A SentencePiece model file inferkit reads (`spm.model`, `sentencepiece.bpe.model`). */
+export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'default';
+/** A SentencePiece model file inferkit reads (one of LowerCaseSource's, which the compiler holds it to where a source is named). */
 type SentencePieceFile = (typeof SENTENCEPIECE_MODEL_FILES)[number];
 /** Where the effective maximum length came from. */
 export type MaxLengthSource = 'option' | 'tokenizer_config' | 'config' | 'default';
