@@ -1,6 +1,7 @@
 import { InferkitError } from '../../../errors.js';
 import { specialTokenText, type TokenizerConfig } from '../model-files.js';
 import { SPM_MODEL_TYPES, type SentencePieceModel } from './sentencepiece-model.js';
+import { metaspace } from './metaspace.js';
 
 /** DeBERTa-v2/v3's special tokens in tokenizer_config.json, with transformers' defaults. */
 const SPECIALS = [
@@ -72,13 +73,13 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
  * `▁` before every word, or with `add_prefix_space` false before the text's first only (the class's `prepend_scheme` "first").
  */
 export function debertaV2Pipeline(tokConfig: Record<string, unknown>): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown>> {
-  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'first' : 'always', split: true };
+  const step = metaspace(tokConfig, 'first');
   return {
     normalizer: {
       type: 'Sequence',
       normalizers: [{ type: 'Replace', pattern: { Regex: '\\s{2,}|[\\n\\r\\t]' }, content: ' ' }, { type: 'NFC' }, { type: 'Strip', strip_left: false, strip_right: true }],
     },
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [...(tokConfig.split_by_punct === true ? [{ type: 'Punctuation', behavior: 'Isolated' }] : []), metaspace] },
-    decoder: metaspace,
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [...(tokConfig.split_by_punct === true ? [{ type: 'Punctuation', behavior: 'Isolated' }] : []), step] },
+    decoder: step,
   };
 }

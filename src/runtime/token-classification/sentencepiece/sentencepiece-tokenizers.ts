@@ -3,6 +3,7 @@ import type { TokenizerConfig } from '../model-files.js';
 import { debertaV2Pipeline, debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
 import type { SentencePieceModel } from './sentencepiece-model.js';
 import { xlmRobertaPipeline, xlmRobertaTokenizerJson } from './xlm-roberta-tokenizer-json.js';
+import { metaspace } from './metaspace.js';
 
 /** How one family's SentencePiece model file becomes the tokenizer.json transformers makes of it. */
 export interface SentencePieceTokenizer {
@@ -39,15 +40,15 @@ const CLASS_PIPELINES: Readonly<Record<string, ClassPipeline>> = {
  * `▁`; Metaspace `▁` (prefixed unless `add_prefix_space` is false). No precompiled normaliser.
  */
 function camembertPipeline(tokConfig: Record<string, unknown>): ReturnType<ClassPipeline> {
-  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  const step = metaspace(tokConfig, 'never');
   const space = (from: string): Record<string, unknown> => ({ type: 'Replace', pattern: { String: from }, content: ' ' });
   return {
     normalizer: {
       type: 'Sequence',
       normalizers: [space('\n'), space('\r'), space('\t'), { type: 'Strip', strip_left: false, strip_right: true }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: '\u2581' }],
     },
-    pre_tokenizer: metaspace,
-    decoder: metaspace,
+    pre_tokenizer: step,
+    decoder: step,
   };
 }
 

@@ -1,6 +1,7 @@
 import { InferkitError } from '../../../errors.js';
 import type { TokenizerConfig } from '../model-files.js';
 import { SPM_MODEL_TYPES, type SentencePieceModel } from './sentencepiece-model.js';
+import { metaspace } from './metaspace.js';
 
 /** The ids fairseq gave XLM-R's first tokens, which its checkpoints' embedding rows follow. */
 const FAIRSEQ_SPECIALS = ['<s>', '<pad>', '</s>', '<unk>'] as const;
@@ -65,10 +66,10 @@ export function xlmRobertaTokenizerJson(model: SentencePieceModel, tokConfig: To
  * Metaspace `▁` (prefixed unless `add_prefix_space` is false).
  */
 export function xlmRobertaPipeline(tokConfig: Record<string, unknown>, charsmap: string | undefined): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown> | null> {
-  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: tokConfig.add_prefix_space === false ? 'never' : 'always', split: true };
+  const step = metaspace(tokConfig, 'never');
   return {
     normalizer: charsmap === undefined ? null : { type: 'Precompiled', precompiled_charsmap: charsmap },
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, metaspace] },
-    decoder: metaspace,
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, step] },
+    decoder: step,
   };
 }
