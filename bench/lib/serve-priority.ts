@@ -17,15 +17,19 @@ export async function withCliServer<T>(
   body: (server: RunningServer, state: ModelState) => Promise<T>,
 ): Promise<T> {
   const nice0 = getPriority(0);
-  const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice: SERVE_EVENT_LOOP_NICE } });
   try {
-    const [state] = await server.loaded();
-    if (!state.ready) {
-      throw new Error(`${isvc.metadata.name} did not load: ${state.reason ?? ''}`);
+    const server = await serve([isvc], { port: 0, loaders, inference: { ...inference, eventLoopNice: SERVE_EVENT_LOOP_NICE } });
+    try {
+      const [state] = await server.loaded();
+      if (!state.ready) {
+        throw new Error(`${isvc.metadata.name} did not load: ${state.reason ?? ''}`);
+      }
+      return await body(server, state);
+    } finally {
+      await server.close();
     }
-    return await body(server, state);
   } finally {
-    await server.close();
+    // Even when the start or the close throws.
     restorePriority(nice0);
   }
 }
