@@ -26,7 +26,7 @@ export const TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS = ['onnx/model_quantized.onnx
 
 /** DeBERTa-v2/v3's SentencePiece model, read when a repo has neither tokenizer.json nor vocab.txt (microsoft/deberta-v3-base ships only it). */
 export const SPM_MODEL_FILE = 'spm.model';
-/** XLM-RoBERTa's SentencePiece model (transformers' XLMRobertaTokenizer's `vocab_file`), read when a repo has neither tokenizer.json nor vocab.txt. */
+/** XLM-RoBERTa's and CamemBERT's SentencePiece model (transformers' XLMRobertaTokenizer's and CamembertTokenizer's `vocab_file`), read when a repo has neither tokenizer.json nor vocab.txt. */
 export const XLMR_SPM_MODEL_FILE = 'sentencepiece.bpe.model';
 /** The SentencePiece model files inferkit reads (each family its own; see src/runtime/token-classification/sentencepiece/). */
 export const SENTENCEPIECE_MODEL_FILES = [SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE] as const;

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { piecesOfUnigram, writeSentencePieceModel } from '../fixtures/sentencepiece-writer.js';
-import { toXlmrSentencePieceFolder } from '../fixtures/xlmr-sentencepiece.js';
+import { toCamembertSentencePieceFolder, toXlmrSentencePieceFolder } from '../fixtures/xlmr-sentencepiece.js';
 import { loadTextTokenizer } from '../../src/runtime/token-classification/load-text-tokenizer.js';
 import type { Exchange } from './exchanges.js';
 
@@ -25,6 +25,10 @@ export const SPM_SETS = [
   { family: 'deberta-v2', folder: 'kserve-hf-deberta-v3', exchanges: 220, tokenizer: 'spm.model' },
   // XLM-R's file numbers `<mask>` last where the set's tokenizer.json has it 5th: the copy's embedding rows follow (toXlmrSentencePieceFolder).
   { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234, tokenizer: 'sentencepiece.bpe.model' },
+  // The same model as a CamemBERT repo with only sentencepiece.bpe.model: fairseq's CamemBERT numbering, the copy's
+  // embedding rows moved to it, CamemBERT's architecture and class (toCamembertSentencePieceFolder). transformers 5's
+  // CamembertTokenizer builds XLM-R's pipeline, so KServe's XLM-R answers hold.
+  { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234, tokenizer: 'sentencepiece.bpe.model (CamemBERT)' },
 ] as const;
 
 /**
@@ -102,7 +106,7 @@ export function setDir(folder: string): string {
  */
 export function safetensorsOnlyCopy(
   folder: string,
-  tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'tokenizer.json (transformers 4)' = 'tokenizer.json',
+  tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'sentencepiece.bpe.model (CamemBERT)' | 'tokenizer.json (transformers 4)' = 'tokenizer.json',
 ): { modelDir: string; cacheDir: string } {
   const root = mkdtempSync(join(tmpdir(), `inferkit-${folder}-`));
   const modelDir = join(root, 'model');
@@ -113,6 +117,8 @@ export function safetensorsOnlyCopy(
     rmSync(join(modelDir, 'tokenizer.json'));
   } else if (tokenizer === 'sentencepiece.bpe.model') {
     toXlmrSentencePieceFolder(modelDir);
+  } else if (tokenizer === 'sentencepiece.bpe.model (CamemBERT)') {
+    toCamembertSentencePieceFolder(modelDir);
   } else if (tokenizer === 'tokenizer.json (transformers 4)') {
     const path = join(modelDir, 'tokenizer.json');
     const config = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { model_type: string };

@@ -25,7 +25,7 @@ for (const set of [...FAMILY_SETS, ...SPM_SETS, ...TRANSFORMERS4_SETS]) {
   const copy = safetensorsOnlyCopy(set.folder, tokenizer);
   // From a SentencePiece model file, a text whose Unigram segmentation is a near-tie that float32 scores flip is held to that
   // segmentation's shape, not to KServe's recording of the doubles (float32Retokenizes); the rest to KServe's answer.
-  const retokenizes = tokenizer === 'spm.model' || tokenizer === 'sentencepiece.bpe.model' ? float32Retokenizes(set.folder) : undefined;
+  const retokenizes = tokenizer === 'spm.model' || tokenizer.startsWith('sentencepiece.bpe.model') ? float32Retokenizes(set.folder) : undefined;
   /** Whether `text` is such a near-tie (never, from tokenizer.json). */
   const nearTie = async (text: string, disableLowerCase: boolean, recordedIds?: readonly number[]): Promise<boolean> =>
     retokenizes !== undefined && (await (await retokenizes)(text, disableLowerCase, recordedIds));

@@ -248,7 +248,7 @@ function classOfModelType(modelType: unknown): string | undefined {
 }
 
 /** AutoTokenizer's classes of the model types whose tokenizer takes no `do_lower_case` and may lack a ByteLevel pre-tokenizer to show it. */
-const MODEL_TYPE_TOKENIZER_CLASSES: Readonly<Record<string, string>> = { roberta: 'RobertaTokenizer', camembert: 'CamembertTokenizer', bart: 'BartTokenizer', longformer: 'LongformerTokenizer' };
+const MODEL_TYPE_TOKENIZER_CLASSES: Readonly<Record<string, string>> = { roberta: 'RobertaTokenizer', bart: 'BartTokenizer', longformer: 'LongformerTokenizer' };
 
 async function readTokenizerJson(path: string): Promise<Record<string, unknown>> {
   try {

@@ -9,6 +9,7 @@ import { findTokenClassFiles } from '../model-files.js';
 import { loadTextTokenizer } from '../load-text-tokenizer.js';
 import { debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
 import { readSentencePieceModel } from './sentencepiece-model.js';
+import { camembertTokenizerJson } from './camembert-tokenizer-json.js';
 import { xlmRobertaTokenizerJson } from './xlm-roberta-tokenizer-json.js';
 
 const SET = join(process.cwd(), '../shared/conformance/kserve-hf-deberta-v3/model');
@@ -126,7 +127,7 @@ describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
     const dir = spmOnlyFolder('albert');
     const files = await findTokenClassFiles(dir, {}, NO_GRAPH);
     await expect(loadTextTokenizer(files, { model_type: 'albert' }, {})).rejects.toThrow(
-      /reads a SentencePiece model for the config\.json model_types "deberta-v2" \(spm\.model\), "xlm-roberta" \(sentencepiece\.bpe\.model\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/,
+      /reads a SentencePiece model for the config\.json model_types "deberta-v2" \(spm\.model\), "xlm-roberta" \(sentencepiece\.bpe\.model\), "camembert" \(sentencepiece\.bpe\.model\) only, and this model's model_type is "albert": its repo needs a tokenizer\.json/,
     );
     // A model type that is a name on every object is no family.
     await expect(loadTextTokenizer(files, { model_type: 'constructor' }, {})).rejects.toThrow(/this model's model_type is "constructor": its repo needs a tokenizer\.json/);
@@ -190,6 +191,48 @@ describe('xlmRobertaTokenizerJson: what transformers makes of XLM-R\'s sentencep
   });
 });
 
+describe('camembertTokenizerJson: what transformers makes of CamemBERT\'s sentencepiece.bpe.model', () => {
+  const pieces = [
+    { piece: '<unk>', score: 0, type: 2 },
+    { piece: '<s>', score: 0, type: 3 },
+    { piece: '</s>', score: 0, type: 3 },
+    { piece: ',', score: -3 },
+    { piece: '▁', score: -2 },
+    { piece: 'f', score: -4 },
+    { piece: 'i', score: -4 },
+    { piece: '▁fi', score: -1 },
+    { piece: 'A', score: -4 },
+  ];
+
+  it('numbers the pieces as fairseq numbered CamemBERT\'s (five fairseq ids, then the file\'s second piece on, <mask> last), with XLM-R\'s pipeline', async () => {
+    const charsmap = precompiledCharsmap({ '\uFB01': 'fi', '\uFF21': 'A' });
+    const json = camembertTokenizerJson(readSentencePieceModel(writeSentencePieceModel({ pieces, unkId: 0, charsmap }), 'sentencepiece.bpe.model'), {}, 'sentencepiece.bpe.model');
+    expect((json.model as { vocab: Array<[string, number]> }).vocab).toEqual([
+      ['<s>NOTUSED', 0], ['<pad>', 0], ['</s>NOTUSED', 0], ['<unk>', 0], ['<unk>NOTUSED', -100],
+      ['<s>', 0], ['</s>', 0], [',', -3], ['▁', -2], ['f', -4], ['i', -4], ['▁fi', -1], ['A', -4], ['<mask>', 0],
+    ]);
+    expect(json.model).toMatchObject({ type: 'Unigram', unk_id: 3, byte_fallback: false });
+    expect((json.added_tokens as Array<{ id: number; content: string; lstrip: boolean }>).map((t) => [t.content, t.id, t.lstrip])).toEqual([
+      ['<s>NOTUSED', 0, false], ['<pad>', 1, false], ['</s>NOTUSED', 2, false], ['<unk>', 3, false], ['<unk>NOTUSED', 4, false], ['<s>', 5, false], ['</s>', 6, false], ['<mask>', 13, true],
+    ]);
+    const t = tokenizers.Tokenizer.fromString(JSON.stringify(json));
+    const encode = async (text: string) => t.encode(text);
+    // The same segmentation as XLM-R's file gives ([0, 8, 5, 4, 8, 9, 2] there), in CamemBERT's ids: `<s>` 5, `</s>` 6, pieces 4 up.
+    expect([...(await encode('\uFB01 ,\tfi\uFF21')).getIds()]).toEqual([5, 11, 8, 7, 11, 12, 6]);
+    // `<mask>` takes the space before it (the class's lstrip): its offsets start at that space.
+    const masked = await encode('fi <mask> x');
+    expect([...masked.getIds()]).toEqual([5, 11, 13, 8, 3, 6]);
+    expect(masked.getOffsets()[2]).toEqual([2, 9]);
+  });
+
+  it('refuses a file without sentencepiece\'s <s> and </s>, and one holding only its specials, naming the file', () => {
+    const noBos = readSentencePieceModel(writeSentencePieceModel({ pieces: pieces.filter((p) => p.piece !== '<s>') }), 'repo/sentencepiece.bpe.model');
+    expect(() => camembertTokenizerJson(noBos, {}, 'repo/sentencepiece.bpe.model')).toThrow(/repo\/sentencepiece\.bpe\.model: no <s> piece; not CamemBERT's vocabulary/);
+    const bare = readSentencePieceModel(writeSentencePieceModel({ pieces: pieces.slice(0, 3) }), 'repo/sentencepiece.bpe.model');
+    expect(() => camembertTokenizerJson(bare, {}, 'repo/sentencepiece.bpe.model')).toThrow(/3 pieces, only sentencepiece's own specials; not CamemBERT's vocabulary/);
+  });
+});
+
 describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model', () => {
   const texts = ['Angela Merkel visited Paris', '  spaced\tout\n text  ', 'ünïcödé 東京 🙂 Привет', 'ÉCOLE école'];
 
@@ -212,12 +255,12 @@ describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model',
     await expect(loadTextTokenizer(files, { model_type: 'xlm-roberta' }, { embeddingRows: 2999 })).rejects.toThrow(/sentencepiece\.bpe\.model: the tokenizer has 3000 token ids, the model's word embedding \(config\.json vocab_size\) 2999 rows/);
   });
 
-  it('gives a tokenizer.json the pipeline of the class that loads it: XLMRobertaTokenizer keeps the file\'s charsmap, CamembertTokenizer has none of its own', async () => {
+  it('gives a tokenizer.json the pipeline of the class that loads it: XLMRobertaTokenizer and CamembertTokenizer keep the file\'s charsmap and split on whitespace', async () => {
     const dir = join(root, 'class-pipelines');
     mkdirSync(dir);
     const json = JSON.parse(readFileSync(join(XLMR, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
     const charsmap = Buffer.from(precompiledCharsmap({ '\uFB01': 'fi' })).toString('base64');
-    // As transformers 4 wrote an XLM-R file: the precompiled normaliser, runs of spaces collapsed, Metaspace alone.
+    // As transformers 4 wrote an XLM-R or CamemBERT file: the precompiled normaliser, runs of spaces collapsed, Metaspace alone.
     const metaspace = { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true };
     const v4 = { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: charsmap }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] };
     writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ ...json, normalizer: v4, pre_tokenizer: metaspace, decoder: metaspace }));
@@ -229,13 +272,12 @@ describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model',
     const ids = async (t: Awaited<ReturnType<typeof load>>, text: string) => (await t.encode([text], false))[0].ids;
     const xlmr = await load('XLMRobertaTokenizerFast', 'xlm-roberta');
     const camembert = await load('CamembertTokenizer', 'camembert');
-    // The file as written would keep a trailing space as a ▁ token; both classes strip it.
     for (const t of [xlmr, camembert]) {
-      expect(await ids(t, 'Paris  est\tbelle \n')).toEqual(await ids(t, 'Paris est belle'));
+      // The file as written would keep a trailing space as a ▁ token, and leading spaces as one; both classes split on whitespace.
+      expect(await ids(t, '  Paris  est\tbelle \n')).toEqual(await ids(t, 'Paris est belle'));
+      expect(await ids(t, '\uFB01ne')).toEqual(await ids(t, 'fine'));
+      expect(t).toMatchObject({ lowercase: false });
     }
-    expect(await ids(xlmr, '\uFB01ne')).toEqual(await ids(xlmr, 'fine'));
-    expect(await ids(camembert, '\uFB01ne')).not.toEqual(await ids(camembert, 'fine'));
-    expect(camembert).toMatchObject({ lowercase: false });
     // A class named as an object's own property is no class with a pipeline: the file as written.
     const odd = await load('toString', 'constructor');
     expect(await ids(odd, 'Paris ')).not.toEqual(await ids(odd, 'Paris'));

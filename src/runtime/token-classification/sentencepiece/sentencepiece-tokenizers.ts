@@ -1,9 +1,9 @@
 import { SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE, type SENTENCEPIECE_MODEL_FILES } from '../../../hub/file-spec.js';
 import type { TokenizerConfig } from '../model-files.js';
+import { camembertTokenizerJson } from './camembert-tokenizer-json.js';
 import { debertaV2Pipeline, debertaV2TokenizerJson } from './deberta-v2-tokenizer-json.js';
 import type { SentencePieceModel } from './sentencepiece-model.js';
 import { xlmRobertaPipeline, xlmRobertaTokenizerJson } from './xlm-roberta-tokenizer-json.js';
-import { metaspace } from './metaspace.js';
 
 /** How one family's SentencePiece model file becomes the tokenizer.json transformers makes of it. */
 export interface SentencePieceTokenizer {
@@ -20,37 +20,15 @@ export interface SentencePieceTokenizer {
 export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceTokenizer>> = {
   'deberta-v2': { file: SPM_MODEL_FILE, tokenizerClass: 'DebertaV2Tokenizer', build: debertaV2TokenizerJson, pipeline: (tokConfig) => debertaV2Pipeline(tokConfig) },
   'xlm-roberta': { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'XLMRobertaTokenizer', build: xlmRobertaTokenizerJson, pipeline: (tokConfig, json) => xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer)) },
+  // The same file name and class pipeline as XLM-R's; fairseq numbered CamemBERT's dictionary otherwise.
+  camembert: { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'CamembertTokenizer', build: camembertTokenizerJson, pipeline: (tokConfig, json) => xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer)) },
 };
 
 /** The normaliser, pre-tokenizer and decoder a tokenizer class builds, given its tokenizer_config.json and the tokenizer.json it was loaded from. */
 type ClassPipeline = SentencePieceTokenizer['pipeline'];
 
-/**
- * The classes transformers 5 builds their own pipeline for from a tokenizer.json (see {@link asClassBuildsIt}): the
- * SentencePiece families' classes, and `CamembertTokenizer` (its checkpoints are RoBERTa's network; inferkit reads no
- * CamemBERT SentencePiece file, whose fairseq numbering differs from XLM-R's).
- */
-const CLASS_PIPELINES: Readonly<Record<string, ClassPipeline>> = {
-  ...Object.fromEntries(Object.values(SENTENCEPIECE_TOKENIZERS).map((t) => [t.tokenizerClass, t.pipeline])),
-  CamembertTokenizer: (tokConfig) => camembertPipeline(tokConfig),
-};
-
-/**
- * transformers 5's `CamembertTokenizer` pipeline: `\n`, `\r`, `\t` to spaces, strip on the right, runs of spaces to one
- * `▁`; Metaspace `▁` (prefixed unless `add_prefix_space` is false). No precompiled normaliser.
- */
-function camembertPipeline(tokConfig: Record<string, unknown>): ReturnType<ClassPipeline> {
-  const step = metaspace(tokConfig, 'never');
-  const space = (from: string): Record<string, unknown> => ({ type: 'Replace', pattern: { String: from }, content: ' ' });
-  return {
-    normalizer: {
-      type: 'Sequence',
-      normalizers: [space('\n'), space('\r'), space('\t'), { type: 'Strip', strip_left: false, strip_right: true }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: '\u2581' }],
-    },
-    pre_tokenizer: step,
-    decoder: step,
-  };
-}
+/** The classes transformers 5 builds their own pipeline for from a tokenizer.json (see {@link asClassBuildsIt}). */
+const CLASS_PIPELINES: Readonly<Record<string, ClassPipeline>> = Object.fromEntries(Object.values(SENTENCEPIECE_TOKENIZERS).map((t) => [t.tokenizerClass, t.pipeline]));
 
 /**
  * A tokenizer.json of a class transformers 5 builds itself (its own `__init__`: `XLMRobertaTokenizer`,
