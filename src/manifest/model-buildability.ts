@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { architectureOf, supportedArchitectures, type BuildableFamily } from '../checkpoint/architectures.js';
 import { InferkitError } from '../errors.js';
+import { TOKEN_CLASSIFICATION_GRAPHS } from '../hub/file-spec.js';
 import { parseModelRef } from '../hub/parse-model-ref.js';
 import { baselineOf } from './baseline-args.js';
 import type { ServeTask } from './model-task.js';
@@ -106,7 +107,7 @@ function tokenFolderFindings(source: string, found: BuildFindings): void {
     return;
   }
   const folder = ref.kind === 'local' ? ref.path : undefined; // a const for the closure (tslab's TypeScript 5.0)
-  if (folder === undefined || ['onnx/model.onnx', 'model.onnx'].some((p) => existsSync(join(folder, p)))) {
+  if (folder === undefined || TOKEN_CLASSIFICATION_GRAPHS.some((p) => existsSync(join(folder, p)))) {
     return;
   }
   const path = join(folder, 'config.json');

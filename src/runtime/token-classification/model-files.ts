@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseContract } from '../../contract/parse.js';
 import { InferkitError } from '../../errors.js';
-import { SENTENCEPIECE_MODEL_FILES } from '../../hub/file-spec.js';
+import { SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS } from '../../hub/file-spec.js';
 
 /** The parts of `config.json` token classification reads. Other fields are kept. */
 export const TokenClassConfigSchema = z.looseObject({
@@ -53,9 +53,6 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Repo path of the quantized graph {@link findTokenClassFiles} takes with `quantized: true`. */
-export const QUANTIZED_MODEL_PATH = 'onnx/model_quantized.onnx';
-
 /** Options of {@link findTokenClassFiles}. */
 export interface FindTokenClassFilesOptions {
   /** Take `onnx/model_quantized.onnx` as the model; its absence is an error (no silent fallback). @default false */
@@ -85,13 +82,13 @@ export async function findTokenClassFiles(
     return undefined;
   };
   const config = await pick('config.json');
-  const model = options.graphPath !== undefined ? options.graphPath : options.quantized ? await pick(QUANTIZED_MODEL_PATH) : await pick('onnx/model.onnx', 'model.onnx');
+  const model = options.graphPath !== undefined ? options.graphPath : options.quantized ? await pick(...TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS) : await pick(...TOKEN_CLASSIFICATION_GRAPHS);
   const tokenizerJson = await pick('tokenizer.json');
   const vocabTxt = await pick('vocab.txt');
   const spmModel = tokenizerJson || vocabTxt ? undefined : await pick(...SENTENCEPIECE_MODEL_FILES);
   const missing = [
     config ? undefined : 'config.json',
-    model ? undefined : options.quantized ? `${QUANTIZED_MODEL_PATH} (asked for by quantized: true; load without it for the full-precision graph)` : 'onnx/model.onnx (or model.onnx)',
+    model ? undefined : options.quantized ? `${TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS.join(', ')} (asked for by quantized: true; load without it for the full-precision graph)` : `${TOKEN_CLASSIFICATION_GRAPHS[0]} (or ${TOKEN_CLASSIFICATION_GRAPHS.slice(1).join(', ')})`,
     tokenizerJson || vocabTxt || spmModel ? undefined : `tokenizer.json (or vocab.txt, or a SentencePiece model: ${SENTENCEPIECE_MODEL_FILES.join(', ')})`,
   ].filter((m): m is string => m !== undefined);
   if (!config || !model || missing.length > 0) {
