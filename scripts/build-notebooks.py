@@ -133,8 +133,9 @@ ingress. The model here is inferkit's offline NER fixture (`inferkit/ner-fixture
 tokenisation and ONNX inference, with a tiny known-words model instead of downloaded weights.
 
 **You will learn** to serve manifests locally, call them with the V1 (`{instances}`) and V2 (tensor)
-protocols through the Host header a KServe ingress uses, and run the same model in the kernel to get
-entities with character offsets, highlighted in the notebook.
+protocols through the Host header a KServe ingress uses, run the same model in the kernel to get
+entities with character offsets, highlighted in the notebook, and load a checkpoint as the hub publishes it
+(`config.json` + `model.safetensors`, no ONNX file), in the kernel and behind a manifest.
 """),
 (C, """
 import { readFileSync, mkdtempSync } from 'fs';
@@ -178,6 +179,39 @@ tslab.display.html(entitiesHtml(texts.map((text, i) => ({ text, entities: result
 results.map((r) => r.entities.map((e) => ('entity_group' in e ? e.entity_group : e.entity) + ':' + e.word).join(', ')).join('\\n');
 """),
 (C, "await ner.dispose();"),
+(M, """
+## A checkpoint as the hub publishes it: `config.json` + `model.safetensors`, no ONNX file
+
+KServe serves any token-classification checkpoint from its safetensors, and so does inferkit: the first load
+builds the ONNX graph in TypeScript (BERT, DistilBERT, RoBERTa, XLM-RoBERTa, CamemBERT, ELECTRA, DeBERTa-v2/v3)
+and caches it; the tokenizer comes from `tokenizer.json`, `vocab.txt` or the SentencePiece file. The folders
+here are the tiny random XLM-R and DeBERTa-v3 checkpoints the conformance sets ship (random weights: their labels
+mean nothing); with network access, a hub id loads the same way.
+""", "ckpt-md"),
+(C, """
+const SETS = '../shared/conformance';   // with network: e.g. 'Davlan/xlm-roberta-base-ner-hrl'
+const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-graphs-'));
+const xlmr = await loadTokenClassifier(join(SETS, 'kserve-hf-xlmr/model'), { modelName: 'xlmr', cacheDir: cacheDir });
+const { graphFrom, builtFamily, maxLength, labels } = xlmr.info;
+console.log(`xlmr: graph from ${graphFrom} (${builtFamily} network), ${labels.length} labels, ${maxLength} tokens per text`);
+const [ids] = (await xlmr.predictV1({ instances: ['Angela Merkel besuchte Paris'] })).predictions as number[][][];
+`class id per token: ${JSON.stringify(ids)}`;
+""", "ckpt-kernel"),
+(M, "The same folder behind a KServe manifest (`--model_id=<folder>`), served and called over V2:", "ckpt-serve-md"),
+(C, """
+const deberta: InferenceService = {
+  apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'deberta' },
+  spec: { predictor: { model: { modelFormat: { name: 'huggingface' }, protocolVersion: 'v2',
+    args: ['--model_name=deberta', `--model_id=${join(SETS, 'kserve-hf-deberta-v3/model')}`, '--task=token_classification'] } } },
+};
+const ckptServer = await serve([deberta], { port: 0, loaders: defaultLoaders({ cacheDir: cacheDir }) });   // tslab needs the name spelled out
+const [state] = await ckptServer.loaded();
+console.log(`deberta: ${state.ready ? 'ready' : state.reason}`);
+const reply = await remote({ ingressHost: ckptServer.host, ingressPort: ckptServer.port }, { isvc: deberta })
+  .inferV2({ inputs: [{ name: 'input-0', shape: [1], datatype: 'BYTES', data: ['Angela Merkel besuchte Paris'] }] });
+`${reply.outputs[0].datatype} shape=${JSON.stringify(reply.outputs[0].shape)}`;
+""", "ckpt-serve"),
+(C, "await ckptServer.close();\nawait xlmr.dispose();", "ckpt-close"),
 (M, """
 ## Try next
 

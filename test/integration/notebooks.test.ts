@@ -78,6 +78,10 @@ describe('notebooks (headless, tslab kernel)', () => {
     expect(t2).toContain('output-0 INT64 shape=[2,1,');
     expect(t2).toContain('PER:Angela Merkel');
     expect(t2).toContain('<mark');
+    // A checkpoint without ONNX: the graph built from model.safetensors, in the kernel and behind a manifest.
+    expect(t2).toContain('xlmr: graph from checkpoint (roberta network), 9 labels, 512 tokens per text');
+    expect(t2).toContain('deberta: ready');
+    expect(t2).toContain('INT64 shape=[1,1,');
     // 3: quantiles, usage, partial and error statuses.
     const t3 = texts(nbs.get('03-forecast-request.ipynb') as Notebook);
     expect(t3).toContain('quantile keys 0.1, 0.5, 0.9');
