@@ -8,7 +8,7 @@ const FAIRSEQ_SPECIALS = ['<s>', '<pad>', '</s>', '<unk>'] as const;
 /** fairseq's unk id (`<unk>`), the Unigram model's unknown piece. */
 const FAIRSEQ_UNK_ID = 3;
 /** The pieces of a `sentencepiece.bpe.model` that fairseq's dictionary replaces with its own specials (sentencepiece's `<unk>`, `<s>`, `</s>`). */
-export const SPM_SPECIAL_PIECES = 3;
+const SPM_SPECIAL_PIECES = 3;
 export const MASK = '<mask>';
 
 /**
