@@ -40,7 +40,7 @@ export interface TokenClassFiles {
   model: string;
   tokenizerJson: string | undefined;
   vocabTxt: string | undefined;
-  /** A SentencePiece model (DeBERTa-v2/v3's `spm.model`, XLM-R's `sentencepiece.bpe.model`): read where the repo has neither tokenizer.json nor vocab.txt. */
+  /** A SentencePiece model (DeBERTa-v2/v3's `spm.model`, XLM-R's or CamemBERT's `sentencepiece.bpe.model`): read where the repo has neither tokenizer.json nor vocab.txt. */
   spmModel?: string | undefined;
   tokenizerConfig: string | undefined;
 }
@@ -122,6 +122,30 @@ export function labelNames(config: TokenClassConfig, numLabels: number): string[
     names.push(config.id2label?.[String(i)] ?? `LABEL_${i}`);
   }
   return names;
+}
+
+/** Whether an added token takes the spaces on its left / right (transformers' `AddedToken` `lstrip` / `rstrip`). */
+export interface StripFlags {
+  lstrip: boolean;
+  rstrip: boolean;
+}
+
+/**
+ * The strip flags tokenizer_config.json gives the added token `content`: its `added_tokens_decoder` entry of that
+ * content, else `value` (the special token's own key) when it is an AddedToken object; `fallback` (the class's
+ * default) when neither says.
+ */
+export function addedTokenFlags(tokConfig: Record<string, unknown>, content: string, value: unknown, fallback: StripFlags): StripFlags {
+  const flags = (v: unknown): StripFlags | undefined => {
+    if (typeof v !== 'object' || v === null) {
+      return undefined;
+    }
+    const t = v as { lstrip?: unknown; rstrip?: unknown };
+    return typeof t.lstrip === 'boolean' || typeof t.rstrip === 'boolean' ? { lstrip: t.lstrip === true, rstrip: t.rstrip === true } : undefined;
+  };
+  const decoder = tokConfig.added_tokens_decoder;
+  const entry = typeof decoder === 'object' && decoder !== null ? Object.values(decoder).find((t) => (t as { content?: unknown } | null)?.content === content) : undefined;
+  return flags(entry) ?? flags(value) ?? fallback;
 }
 
 /** A special token's text from tokenizer_config (a string or an AddedToken `{content}` object). */

@@ -47,5 +47,6 @@ export function camembertTokenizerJson(model: SentencePieceModel, tokConfig: Tok
     bos: ['<s>', bos],
     eos: ['</s>', eos],
     pipeline: xlmRobertaPipeline(tokConfig, charsmapOf(model)),
+    tokConfig,
   });
 }

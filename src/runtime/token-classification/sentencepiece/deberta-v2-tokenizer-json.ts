@@ -1,7 +1,10 @@
 import { InferkitError } from '../../../errors.js';
-import { specialTokenText, type TokenizerConfig } from '../model-files.js';
+import { addedTokenFlags, specialTokenText, type TokenizerConfig } from '../model-files.js';
 import { SPM_MODEL_TYPES, type SentencePieceModel } from './sentencepiece-model.js';
 import { metaspace } from './metaspace.js';
+
+/** Strip flags of a special token the class makes without any. */
+const NO_STRIP = { lstrip: false, rstrip: false };
 
 /** DeBERTa-v2/v3's special tokens in tokenizer_config.json, with transformers' defaults. */
 const SPECIALS = [
@@ -17,8 +20,8 @@ const SPECIALS = [
  * pieces and scores as a Unigram model (its unk id; no byte fallback), and the class's own pipeline, not the file's
  * normaliser: `\s{2,}` and `\n\r\t` to one space, NFC, strip on the right; split on punctuation when `split_by_punct`;
  * Metaspace `▁` (every word prefixed; with `add_prefix_space` false, the text's first only); `[CLS] $A [SEP]`; the special
- * tokens of tokenizer_config.json matched whole in the text (one missing from the vocabulary, such as deberta-v3's
- * `[MASK]`, takes the next id). Lower-casing is left to the caller (KServe's `do_lower_case`), as for a tokenizer.json.
+ * tokens of tokenizer_config.json matched whole in the text, with the `lstrip`/`rstrip` it gives them (one missing from
+ * the vocabulary, such as deberta-v3's `[MASK]`, takes the next id). Lower-casing is left to the caller (KServe's `do_lower_case`), as for a tokenizer.json.
  */
 export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: TokenizerConfig & Record<string, unknown>, path: string): Record<string, unknown> {
   if (model.modelType !== 1) {
@@ -42,7 +45,7 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
       id = next++;
       ids.set(content, id);
     }
-    added.push({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+    added.push({ id, content, single_word: false, ...addedTokenFlags(tokConfig, content, tokConfig[key], NO_STRIP), normalized: false, special: true });
   }
   added.sort((a, b) => (a.id as number) - (b.id as number));
   const cls = specialTokenText(tokConfig.cls_token, '[CLS]');

@@ -225,6 +225,21 @@ describe('camembertTokenizerJson: what transformers makes of CamemBERT\'s senten
     expect(masked.getOffsets()[2]).toEqual([2, 9]);
   });
 
+  it('takes the strip flags tokenizer_config.json gives a special token: its added_tokens_decoder entry, else an AddedToken mask_token, else the class\'s', async () => {
+    const model = readSentencePieceModel(writeSentencePieceModel({ pieces, charsmap: null }), 'sentencepiece.bpe.model');
+    const maskOffsets = async (json: Record<string, unknown>): Promise<[number, number]> => {
+      const e = await tokenizers.Tokenizer.fromString(JSON.stringify(json)).encode('fi <mask> x');
+      return e.getOffsets()[2] as [number, number];
+    };
+    // XLM-R's class gives <mask> no lstrip; an AddedToken mask_token (as xlm-roberta-base's files hold it) does.
+    expect(await maskOffsets(xlmRobertaTokenizerJson(model, {}, 'x'))).toEqual([3, 9]);
+    expect(await maskOffsets(xlmRobertaTokenizerJson(model, { mask_token: { content: '<mask>', lstrip: true, rstrip: false } }, 'x'))).toEqual([2, 9]);
+    // CamemBERT's class lstrips it; an added_tokens_decoder entry saying otherwise wins.
+    expect(await maskOffsets(camembertTokenizerJson(model, {}, 'x'))).toEqual([2, 9]);
+    const decoder = { added_tokens_decoder: { '13': { content: '<mask>', lstrip: false, rstrip: false, normalized: false, special: true } } };
+    expect(await maskOffsets(camembertTokenizerJson(model, decoder, 'x'))).toEqual([3, 9]);
+  });
+
   it('refuses a file without sentencepiece\'s <s> and </s>, and one holding only its specials, naming the file', () => {
     const noBos = readSentencePieceModel(writeSentencePieceModel({ pieces: pieces.filter((p) => p.piece !== '<s>') }), 'repo/sentencepiece.bpe.model');
     expect(() => camembertTokenizerJson(noBos, {}, 'repo/sentencepiece.bpe.model')).toThrow(/repo\/sentencepiece\.bpe\.model: no <s> piece; not CamemBERT's vocabulary/);
@@ -291,5 +306,14 @@ describe('loadTextTokenizer on an XLM-R repo with only sentencepiece.bpe.model',
     const t = await loadTextTokenizer(files, { model_type: 'xlm-roberta', max_position_embeddings: 514 }, { disableLowerCase: false });
     expect(t).toMatchObject({ lowercase: false, lowercaseSource: 'tokenizer.json' });
     expect((await t.encode(['ÉCOLE'], false))[0].ids).not.toEqual((await t.encode(['école'], false))[0].ids);
+  });
+});
+
+describe('debertaV2TokenizerJson: special tokens\' strip flags', () => {
+  it('gives [MASK] the lstrip tokenizer_config.json\'s added_tokens_decoder sets (none by default)', () => {
+    const model = readSentencePieceModel(writeSentencePieceModel({ pieces: [{ piece: '[PAD]', score: 0, type: 3 }, { piece: '[CLS]', score: 0, type: 3 }, { piece: '[SEP]', score: 0, type: 3 }, { piece: '[UNK]', score: 0, type: 2 }, { piece: '▁a', score: -1 }], unkId: 3 }), 'spm.model');
+    const flags = (json: Record<string, unknown>) => (json.added_tokens as Array<{ content: string; lstrip: boolean }>).find((t) => t.content === '[MASK]')?.lstrip;
+    expect(flags(debertaV2TokenizerJson(model, {}, 'spm.model'))).toBe(false);
+    expect(flags(debertaV2TokenizerJson(model, { added_tokens_decoder: { '5': { content: '[MASK]', lstrip: true, rstrip: false } } }, 'spm.model'))).toBe(true);
   });
 });

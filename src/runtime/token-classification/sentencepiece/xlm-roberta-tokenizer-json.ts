@@ -1,5 +1,5 @@
 import { InferkitError } from '../../../errors.js';
-import type { TokenizerConfig } from '../model-files.js';
+import { addedTokenFlags, type TokenizerConfig } from '../model-files.js';
 import { SPM_MODEL_TYPES, type SentencePieceModel } from './sentencepiece-model.js';
 import { metaspace } from './metaspace.js';
 
@@ -34,6 +34,7 @@ export function xlmRobertaTokenizerJson(model: SentencePieceModel, tokConfig: To
     bos: [bos, 0],
     eos: [eos, 2],
     pipeline: xlmRobertaPipeline(tokConfig, charsmapOf(model)),
+    tokConfig,
   });
 }
 
@@ -56,12 +57,14 @@ export function charsmapOf(model: SentencePieceModel): string | undefined {
 export interface FairseqUnigram {
   vocab: Array<[string, number]>;
   unkId: number;
-  /** Special added tokens (`lstrip`: the token takes the spaces before it, as transformers' mask tokens do). */
+  /** Special added tokens (`lstrip`: the class's default for the token, which takes the spaces before it). */
   added: Array<{ content: string; id: number; lstrip?: boolean }>;
   /** The tokens around a text (`<s> $A </s>`), with their ids. */
   bos: [string, number];
   eos: [string, number];
   pipeline: ReturnType<typeof xlmRobertaPipeline>;
+  /** tokenizer_config.json: its `added_tokens_decoder` entries (and an AddedToken `mask_token`) set the strip flags. */
+  tokConfig: Record<string, unknown>;
 }
 
 /** A fairseq-numbered Unigram tokenizer.json (no byte fallback): `<s> $A </s>`, pairs `<s> $A </s> </s> $B </s>`. */
@@ -74,7 +77,14 @@ export function fairseqUnigramJson(t: FairseqUnigram): Record<string, unknown> {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: t.added.map(({ content, id, lstrip }) => ({ id, content, single_word: false, lstrip: lstrip === true, rstrip: false, normalized: false, special: true })),
+    added_tokens: t.added.map(({ content, id, lstrip }) => ({
+      id,
+      content,
+      single_word: false,
+      ...addedTokenFlags(t.tokConfig, content, content === MASK ? t.tokConfig.mask_token : undefined, { lstrip: lstrip === true, rstrip: false }),
+      normalized: false,
+      special: true,
+    })),
     ...t.pipeline,
     post_processor: {
       type: 'TemplateProcessing',
