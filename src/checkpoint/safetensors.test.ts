@@ -2,21 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeSafetensorsFile as writeSafetensors } from '../../test/fixtures/safetensors-file.js';
 import { openCheckpoint } from './safetensors.js';
-
-/** Writes a safetensors file of the given tensors (raw little-endian bytes). */
-function writeSafetensors(path: string, tensors: { name: string; dtype: string; shape: number[]; bytes: Uint8Array }[]): void {
-  const header: Record<string, unknown> = {};
-  let at = 0;
-  for (const t of tensors) {
-    header[t.name] = { dtype: t.dtype, shape: t.shape, data_offsets: [at, at + t.bytes.byteLength] };
-    at += t.bytes.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  writeFileSync(path, Buffer.concat([len, json, ...tensors.map((t) => Buffer.from(t.bytes))]));
-}
 
 function folder(config: object = { architectures: ['BertForTokenClassification'] }): string {
   const dir = mkdtempSync(join(tmpdir(), 'inferkit-st-'));

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSafetensorsFile } from '../../../test/fixtures/safetensors-file.js';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
 import { toXlmrSentencePieceFolder } from '../../../test/fixtures/xlmr-sentencepiece.js';
 import { openCheckpoint } from '../../checkpoint/safetensors.js';
@@ -43,19 +44,9 @@ async function rawLogits(dir: string, options: TokenClassifierOptions): Promise<
 
 /** Writes `tensors` as a safetensors file (`dtype` F32, or BF16 = the upper half of each float32). */
 function writeSafetensors(path: string, tensors: Array<{ name: string; shape: number[]; data: Float32Array }>, dtype: 'F32' | 'BF16'): void {
-  const header: Record<string, unknown> = {};
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (const t of tensors) {
-    const bytes = dtype === 'F32' ? Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength) : Buffer.from(Uint16Array.from(new Uint32Array(Float32Array.from(t.data).buffer), (u) => u >>> 16).buffer);
-    header[t.name] = { dtype, shape: t.shape, data_offsets: [at, at + bytes.byteLength] };
-    parts.push(bytes);
-    at += bytes.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  writeFileSync(path, Buffer.concat([len, json, ...parts]));
+  const bytes = (data: Float32Array): Uint8Array =>
+    dtype === 'F32' ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(Uint16Array.from(new Uint32Array(Float32Array.from(data).buffer), (u) => u >>> 16).buffer);
+  writeSafetensorsFile(path, tensors.map((t) => ({ name: t.name, dtype, shape: t.shape, bytes: bytes(t.data) })));
 }
 
 /** The BERT conformance model re-saved as two shards with an index (`dtype` each), tokenizer and config alongside. */

@@ -150,18 +150,21 @@ function xlmrSpmFolder(name: string): { dir: string; idOf: (setId: number) => nu
   return { dir, ...toXlmrSentencePieceFolder(dir) };
 }
 
+/** A tiny `sentencepiece.bpe.model`'s pieces, as XLM-R's and CamemBERT's files start: sentencepiece's `<unk>`, `<s>`, `</s>`. */
+const FAIRSEQ_FILE_PIECES = [
+  { piece: '<unk>', score: 0, type: 2 },
+  { piece: '<s>', score: 0, type: 3 },
+  { piece: '</s>', score: 0, type: 3 },
+  { piece: ',', score: -3 },
+  { piece: '▁', score: -2 },
+  { piece: 'f', score: -4 },
+  { piece: 'i', score: -4 },
+  { piece: '▁fi', score: -1 },
+  { piece: 'A', score: -4 },
+];
+
 describe('xlmRobertaTokenizerJson: what transformers makes of XLM-R\'s sentencepiece.bpe.model', () => {
-  const pieces = [
-    { piece: '<unk>', score: 0, type: 2 },
-    { piece: '<s>', score: 0, type: 3 },
-    { piece: '</s>', score: 0, type: 3 },
-    { piece: ',', score: -3 },
-    { piece: '▁', score: -2 },
-    { piece: 'f', score: -4 },
-    { piece: 'i', score: -4 },
-    { piece: '▁fi', score: -1 },
-    { piece: 'A', score: -4 },
-  ];
+  const pieces = FAIRSEQ_FILE_PIECES;
 
   it('numbers the pieces as fairseq did (specials 0-3, the file\'s fourth piece on one id up, <mask> last), reads its charsmap, keeps case', async () => {
     const charsmap = precompiledCharsmap({ '\uFB01': 'fi', '\uFF21': 'A' });
@@ -192,17 +195,7 @@ describe('xlmRobertaTokenizerJson: what transformers makes of XLM-R\'s sentencep
 });
 
 describe('camembertTokenizerJson: what transformers makes of CamemBERT\'s sentencepiece.bpe.model', () => {
-  const pieces = [
-    { piece: '<unk>', score: 0, type: 2 },
-    { piece: '<s>', score: 0, type: 3 },
-    { piece: '</s>', score: 0, type: 3 },
-    { piece: ',', score: -3 },
-    { piece: '▁', score: -2 },
-    { piece: 'f', score: -4 },
-    { piece: 'i', score: -4 },
-    { piece: '▁fi', score: -1 },
-    { piece: 'A', score: -4 },
-  ];
+  const pieces = FAIRSEQ_FILE_PIECES;
 
   it('numbers the pieces as fairseq numbered CamemBERT\'s (five fairseq ids, then the file\'s second piece on, <mask> last), with XLM-R\'s pipeline', async () => {
     const charsmap = precompiledCharsmap({ '\uFB01': 'fi', '\uFF21': 'A' });
