@@ -10,8 +10,8 @@ import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassC
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
-import { precompiledNormalizerProblem } from './sentencepiece/precompiled-charsmap.js';
 import { asClassBuildsIt, sentencePieceFamilies, sentencePieceFamily } from './sentencepiece/sentencepiece-tokenizers.js';
+import { tokenizerAbortProblem } from './tokenizer-json-aborts.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
@@ -264,10 +264,10 @@ async function readTokenizerJson(path: string): Promise<Record<string, unknown>>
 }
 
 function fromJson(json: Record<string, unknown>, path: string): Tokenizer {
-  // tokenizers aborts the whole process on a Precompiled normaliser it cannot read, where it returns an error for any other bad part.
-  const precompiled = precompiledNormalizerProblem(json.normalizer);
-  if (precompiled !== undefined) {
-    throw new InferkitError('model_load_failed', `Could not load the tokenizer ${path}: ${precompiled}`);
+  // The parts tokenizers aborts the whole process on, where it returns an error for any other bad part.
+  const aborts = tokenizerAbortProblem(json);
+  if (aborts !== undefined) {
+    throw new InferkitError('model_load_failed', `Could not load the tokenizer ${path}: ${aborts}`);
   }
   try {
     return tokenizers.Tokenizer.fromString(JSON.stringify(json));
