@@ -1,4 +1,4 @@
-import { precompiledNormalizerProblem } from './sentencepiece/precompiled-charsmap.js';
+import { precompiledStepProblem } from './sentencepiece/precompiled-charsmap.js';
 
 /**
  * Where `tokenizers` would abort the whole process on this tokenizer.json, or undefined. For these parts the binding
@@ -11,20 +11,30 @@ import { precompiledNormalizerProblem } from './sentencepiece/precompiled-charsm
  * - a BPE model with a `continuing_subword_prefix` and a merge whose second part is shorter (in UTF-8 bytes) than it.
  */
 export function tokenizerAbortProblem(json: Record<string, unknown>): string | undefined {
-  return precompiledNormalizerProblem(json.normalizer) ?? templateProblem(json.post_processor, 'post_processor') ?? bpePrefixProblem(json.model);
+  return (
+    eachStep(json.normalizer, 'normalizers', 'normalizer', precompiledStepProblem) ??
+    eachStep(json.post_processor, 'processors', 'post_processor', templateProblem) ??
+    bpePrefixProblem(json.model)
+  );
+}
+
+/** `check`'s first problem with `node` or, for a Sequence, any of its steps (`key`: `normalizers`, `processors`) at any depth. */
+function eachStep(node: unknown, key: string, where: string, check: (step: unknown, where: string) => string | undefined): string | undefined {
+  const steps = (node as { type?: unknown; [k: string]: unknown } | null | undefined)?.type === 'Sequence' ? (node as Record<string, unknown>)[key] : undefined;
+  if (!Array.isArray(steps)) {
+    return check(node, where);
+  }
+  for (const [i, step] of steps.entries()) {
+    const problem = eachStep(step, key, `${where}.${key}[${i}]`, check);
+    if (problem !== undefined) {
+      return problem;
+    }
+  }
+  return undefined;
 }
 
 function templateProblem(node: unknown, where: string): string | undefined {
-  const p = node as { type?: unknown; processors?: unknown; single?: unknown; special_tokens?: unknown } | null | undefined;
-  if (p?.type === 'Sequence' && Array.isArray(p.processors)) {
-    for (const [i, child] of (p.processors as unknown[]).entries()) {
-      const problem = templateProblem(child, `${where}.processors[${i}]`);
-      if (problem !== undefined) {
-        return problem;
-      }
-    }
-    return undefined;
-  }
+  const p = node as { type?: unknown; single?: unknown; special_tokens?: unknown } | null | undefined;
   if (p?.type !== 'TemplateProcessing' || !Array.isArray(p.single) || typeof p.special_tokens !== 'object' || p.special_tokens === null) {
     return undefined;
   }

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { precompiledCharsmap, writeSentencePieceModel } from '../../../../test/fixtures/sentencepiece-writer.js';
 import { loadTextTokenizer } from '../load-text-tokenizer.js';
 import type { TokenClassFiles } from '../model-files.js';
-import { precompiledCharsmapProblem, precompiledNormalizerProblem } from './precompiled-charsmap.js';
+import { tokenizerAbortProblem } from '../tokenizer-json-aborts.js';
+import { precompiledCharsmapProblem } from './precompiled-charsmap.js';
 
 const root = mkdtempSync(join(tmpdir(), 'inferkit-charsmap-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -63,11 +64,12 @@ describe('precompiledCharsmapProblem: a charsmap tokenizers would abort the proc
 
   it('checks a tokenizer.json normaliser at any depth of its Sequence, naming where', () => {
     const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-    expect(precompiledNormalizerProblem({ type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'Precompiled', precompiled_charsmap: b64(good) }] })).toBeUndefined();
-    expect(precompiledNormalizerProblem({ type: 'Precompiled', precompiled_charsmap: null })).toBe('normalizer.precompiled_charsmap is null, not a base64 string');
-    expect(precompiledNormalizerProblem({ type: 'Precompiled', precompiled_charsmap: 'not base64!' })).toBe('normalizer.precompiled_charsmap is not base64');
-    expect(precompiledNormalizerProblem({ type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'Precompiled', precompiled_charsmap: '' }] })).toBe(
-      'normalizer.normalizers[1].precompiled_charsmap holds 0 bytes, fewer than its 4-byte trie size',
+    const problem = (normalizer: unknown) => tokenizerAbortProblem({ normalizer });
+    expect(problem({ type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'Precompiled', precompiled_charsmap: b64(good) }] })).toBeUndefined();
+    expect(problem({ type: 'Precompiled', precompiled_charsmap: null })).toBe('normalizer.precompiled_charsmap is null, not a base64 string');
+    expect(problem({ type: 'Precompiled', precompiled_charsmap: 'not base64!' })).toBe('normalizer.precompiled_charsmap is not base64');
+    expect(problem({ type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: '' }] }] })).toBe(
+      'normalizer.normalizers[1].normalizers[0].precompiled_charsmap holds 0 bytes, fewer than its 4-byte trie size',
     );
   });
 });

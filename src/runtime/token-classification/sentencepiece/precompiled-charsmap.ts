@@ -71,20 +71,11 @@ export function precompiledCharsmapProblem(bytes: Uint8Array): string | undefine
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
- * Why a tokenizer.json normaliser's Precompiled step (at any depth of a Sequence) would abort the process in `tokenizers`
- * (see {@link precompiledCharsmapProblem}), or undefined: the first such step's problem, with where it is.
+ * Why a tokenizer.json Precompiled normaliser step (`where` names it) would abort the process in `tokenizers` (see
+ * {@link precompiledCharsmapProblem}), or undefined; any other step: undefined.
  */
-export function precompiledNormalizerProblem(normalizer: unknown, where = 'normalizer'): string | undefined {
-  const node = normalizer as { type?: unknown; normalizers?: unknown; precompiled_charsmap?: unknown } | null | undefined;
-  if (node?.type === 'Sequence' && Array.isArray(node.normalizers)) {
-    for (const [i, n] of (node.normalizers as unknown[]).entries()) {
-      const problem = precompiledNormalizerProblem(n, `${where}.normalizers[${i}]`);
-      if (problem !== undefined) {
-        return problem;
-      }
-    }
-    return undefined;
-  }
+export function precompiledStepProblem(step: unknown, where: string): string | undefined {
+  const node = step as { type?: unknown; precompiled_charsmap?: unknown } | null | undefined;
   if (node?.type !== 'Precompiled') {
     return undefined;
   }
