@@ -16,12 +16,17 @@ export interface SentencePieceTokenizer {
   pipeline(tokConfig: Record<string, unknown>, json: Record<string, unknown>): Record<'normalizer' | 'pre_tokenizer' | 'decoder', Record<string, unknown> | null>;
 }
 
+/** XLM-R's (and CamemBERT's) class pipeline of a tokenizer.json: the charsmap of the file's own Precompiled normaliser, if any. */
+function xlmRobertaClassPipeline(tokConfig: Record<string, unknown>, json: Record<string, unknown>): ReturnType<typeof xlmRobertaPipeline> {
+  return xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer));
+}
+
 /** The families inferkit reads a SentencePiece model file for, by config.json `model_type`. */
 export const SENTENCEPIECE_TOKENIZERS: Readonly<Record<string, SentencePieceTokenizer>> = {
   'deberta-v2': { file: SPM_MODEL_FILE, tokenizerClass: 'DebertaV2Tokenizer', build: debertaV2TokenizerJson, pipeline: (tokConfig) => debertaV2Pipeline(tokConfig) },
-  'xlm-roberta': { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'XLMRobertaTokenizer', build: xlmRobertaTokenizerJson, pipeline: (tokConfig, json) => xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer)) },
+  'xlm-roberta': { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'XLMRobertaTokenizer', build: xlmRobertaTokenizerJson, pipeline: xlmRobertaClassPipeline },
   // The same file name and class pipeline as XLM-R's; fairseq numbered CamemBERT's dictionary otherwise.
-  camembert: { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'CamembertTokenizer', build: camembertTokenizerJson, pipeline: (tokConfig, json) => xlmRobertaPipeline(tokConfig, precompiledCharsmapOf(json.normalizer)) },
+  camembert: { file: XLMR_SPM_MODEL_FILE, tokenizerClass: 'CamembertTokenizer', build: camembertTokenizerJson, pipeline: xlmRobertaClassPipeline },
 };
 
 /** The normaliser, pre-tokenizer and decoder a tokenizer class builds, given its tokenizer_config.json and the tokenizer.json it was loaded from. */
