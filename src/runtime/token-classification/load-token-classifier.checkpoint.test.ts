@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editJson } from '../../../test/fixtures/edit-json.js';
 import { writeSafetensorsFile } from '../../../test/fixtures/safetensors-file.js';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
 import { toXlmrSentencePieceFolder } from '../../../test/fixtures/xlmr-sentencepiece.js';
@@ -21,12 +22,6 @@ function copyModel(set: string, name: string, withOnnx: boolean, edit?: (dir: st
   cpSync(join(SETS, set, 'model'), dir, { recursive: true, filter: (src) => withOnnx || !src.split(/[\\/]/).includes('onnx') });
   edit?.(dir);
   return dir;
-}
-
-function editJson(path: string, change: (json: Record<string, unknown>) => void): void {
-  const json = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  change(json);
-  writeFileSync(path, JSON.stringify(json));
 }
 
 const TEXTS = ['My name is Wolfgang and I live in Berlin', 'Die Straße führt nach Zürich 🙂', 'Москва — столица России.'];
