@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InferkitError, isInferkitError } from '../errors.js';
-import type { FileSpec } from '../hub/file-spec.js';
+import { CHECKPOINT_WEIGHT_FILES, type FileSpec } from '../hub/file-spec.js';
 import { resolveModel } from '../hub/resolve-model.js';
 import type { ResolvedModel, ResolveModelOptions } from '../hub/types.js';
 import { resolveOnnxModel } from '../runtime/resolve-onnx-model.js';
@@ -8,9 +8,6 @@ import { architectureOf, type BuildableArchitecture, type CheckpointTask } from 
 import { GRAPH_BUILDERS } from './builders.js';
 import { cachedGraph } from './graph-cache.js';
 import { openCheckpoint } from './safetensors.js';
-
-/** The weight files of a checkpoint, in preference order (one is fetched). */
-export const SAFETENSORS_PATHS = ['model.safetensors', 'model.safetensors.index.json'] as const;
 
 /** Options of {@link resolveModelGraph}. */
 export interface ResolveModelGraphOptions extends Omit<ResolveModelOptions, 'files'> {
@@ -43,8 +40,9 @@ export interface ResolvedModelGraph {
 
 /**
  * Resolves `source` (folder or hub id) to a graph: the repo's ONNX file if it has one (as before, external data
- * included), else `config.json` + `model.safetensors` (or the sharded index and its shards) — only the chosen
- * path's files are downloaded — and the family's graph is built in TypeScript and cached (see cachedGraph).
+ * included), else `config.json` + the checkpoint's weights (`model.safetensors` or `pytorch_model.bin`, single or
+ * sharded: CHECKPOINT_WEIGHT_FILES) — only the chosen path's files are downloaded — and the family's graph is built
+ * in TypeScript and cached (see cachedGraph).
  */
 export async function resolveModelGraph(source: string, options: ResolveModelGraphOptions): Promise<ResolvedModelGraph> {
   const { task, onnxGraphs, files, preferCheckpoint = false, variant, ...hub } = options;
@@ -59,7 +57,7 @@ export async function resolveModelGraph(source: string, options: ResolveModelGra
   } catch (err) {
     archError = err;
   }
-  const buildable = arch !== undefined ? SAFETENSORS_PATHS : [];
+  const buildable = arch !== undefined ? CHECKPOINT_WEIGHT_FILES : [];
   const weights = preferCheckpoint ? [...buildable, ...onnxGraphs] : [...onnxGraphs, ...buildable];
   if (weights.length === 0) {
     throw archError;
@@ -80,8 +78,8 @@ export async function resolveModelGraph(source: string, options: ResolveModelGra
     return { resolved: onnx.resolved, graphPath: onnx.graphPath, from: 'onnx', buildMs: 0 };
   }
   let resolved = first;
-  if (chosen === 'model.safetensors.index.json') {
-    const shards = await shardPaths(first.files[chosen], source);
+  if (chosen !== undefined && chosen.endsWith('.index.json')) {
+    const shards = await shardPaths(first.files[chosen], chosen, source);
     const more = await resolveModel(source, { ...hub, files: { required: shards } });
     resolved = { ...first, files: { ...first.files, ...more.files } };
   }
@@ -115,16 +113,16 @@ async function readConfig(path: string | undefined, source: string): Promise<Rec
   return config as Record<string, unknown>;
 }
 
-async function shardPaths(indexPath: string, source: string): Promise<string[]> {
+async function shardPaths(indexPath: string, name: string, source: string): Promise<string[]> {
   let index: unknown;
   try {
     index = JSON.parse(await readFile(indexPath, 'utf8'));
   } catch (cause) {
-    throw new InferkitError('model_load_failed', `${source}: model.safetensors.index.json is not JSON`, { cause });
+    throw new InferkitError('model_load_failed', `${source}: ${name} is not JSON`, { cause });
   }
   const map = (index as { weight_map?: unknown }).weight_map;
   if (map === null || typeof map !== 'object') {
-    throw new InferkitError('model_load_failed', `${source}: model.safetensors.index.json has no weight_map`);
+    throw new InferkitError('model_load_failed', `${source}: ${name} has no weight_map`);
   }
   return [...new Set(Object.values(map as Record<string, unknown>).filter((f): f is string => typeof f === 'string'))];
 }

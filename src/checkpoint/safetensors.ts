@@ -3,6 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { InferkitError } from '../errors.js';
+import { CHECKPOINT_WEIGHT_FILES } from '../hub/file-spec.js';
+import { readTorchFile } from './pytorch/torch-file.js';
 
 /** Element types of a safetensors tensor that inferkit reads (as float32). */
 export const FLOAT_DTYPES = ['F32', 'F16', 'BF16'] as const;
@@ -13,11 +15,11 @@ const BYTES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8,
 export interface TensorInfo {
   /** Tensor name, e.g. `encoder.block.0.layer.0.SelfAttention.q.weight`. */
   name: string;
-  /** safetensors dtype (`F32`, `F16`, `BF16`, …). */
+  /** safetensors dtype (`F32`, `F16`, `BF16`, …; a torch storage's element type by the same names). */
   dtype: string;
   /** Row-major shape (PyTorch's; a Linear weight is [out, in]). */
   shape: number[];
-  /** Absolute path of the `.safetensors` file. */
+  /** Absolute path of the weight file (`.safetensors`, or a torch.save zip whose stored record holds the bytes). */
   file: string;
   /** Byte range in that file (absolute offsets). */
   begin: number;
@@ -26,7 +28,7 @@ export interface TensorInfo {
 
 /**
  * A model checkpoint as its authors publish it: `config.json` plus `model.safetensors` (or a sharded
- * `model.safetensors.index.json`). Tensors are read one at a time from disk on request, so building a
+ * `model.safetensors.index.json`), or PyTorch's `pytorch_model.bin` (or its sharded index). Tensors are read one at a time from disk on request, so building a
  * graph never holds the file and its float32 copy at once.
  */
 export interface Checkpoint {
@@ -53,49 +55,50 @@ export interface Checkpoint {
 const HeaderEntrySchema = z.object({ dtype: z.string(), shape: z.array(z.number().int().nonnegative()), data_offsets: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]) });
 const IndexSchema = z.object({ weight_map: z.record(z.string(), z.string()) });
 
-/** True when `dir` has a safetensors checkpoint (single file or sharded index). */
-export async function hasSafetensors(dir: string): Promise<boolean> {
-  for (const f of ['model.safetensors', 'model.safetensors.index.json']) {
-    if (await isFile(join(dir, f))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /**
- * Opens `dir`'s checkpoint: reads `config.json` and every safetensors header (not the weights). Errors
- * (`model_load_failed`) name the file: a header that is not JSON, offsets past the end of a truncated file,
- * a shard the index names that is missing, a dtype whose byte size disagrees with the shape.
+ * Opens `dir`'s checkpoint: reads `config.json` and the weight files' headers (not the weights) — the first of
+ * {@link CHECKPOINT_WEIGHT_FILES} present: `model.safetensors`, a sharded `model.safetensors.index.json`, else
+ * PyTorch's `pytorch_model.bin` or its sharded index (read by `pytorch/torch-file.ts`, which runs no code from the
+ * file). Errors (`model_load_failed`) name the file: a header that is not JSON, offsets past the end of a truncated
+ * file, a shard the index names that is missing, a dtype whose byte size disagrees with the shape.
  */
 export async function openCheckpoint(dir: string): Promise<Checkpoint> {
   const config = await readJson(join(dir, 'config.json'));
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw new InferkitError('model_load_failed', `${join(dir, 'config.json')}: expected a JSON object`);
   }
+  let weights: string | undefined;
+  for (const f of CHECKPOINT_WEIGHT_FILES) {
+    if (await isFile(join(dir, f))) {
+      weights = f;
+      break;
+    }
+  }
+  if (weights === undefined) {
+    throw new InferkitError('model_load_failed', `${dir}: no checkpoint weights (${CHECKPOINT_WEIGHT_FILES.join(', ')})`);
+  }
   const files: string[] = [];
-  if (await isFile(join(dir, 'model.safetensors'))) {
-    files.push(join(dir, 'model.safetensors'));
-  } else if (await isFile(join(dir, 'model.safetensors.index.json'))) {
-    const indexPath = join(dir, 'model.safetensors.index.json');
+  if (weights.endsWith('.index.json')) {
+    const indexPath = join(dir, weights);
     const parsed = IndexSchema.safeParse(await readJson(indexPath));
     if (!parsed.success) {
       throw new InferkitError('model_load_failed', `${indexPath}: expected { weight_map: { tensor: shard file } }`);
     }
     files.push(...[...new Set(Object.values(parsed.data.weight_map))].map((f) => join(dir, f)));
   } else {
-    throw new InferkitError('model_load_failed', `${dir}: no model.safetensors or model.safetensors.index.json`);
+    files.push(join(dir, weights));
   }
+  const torch = weights.startsWith('pytorch_model');
   const tensors = new Map<string, TensorInfo>();
   for (const file of files) {
-    for (const t of readHeader(file)) {
+    for (const t of torch ? readTorchFile(file) : readHeader(file)) {
       if (tensors.has(t.name)) {
         throw new InferkitError('model_load_failed', `${file}: tensor ${t.name} is also in ${basename(tensors.get(t.name)?.file ?? '')}`);
       }
       tensors.set(t.name, t);
     }
   }
-  return new SafetensorsCheckpoint(dir, config as Record<string, unknown>, tensors);
+  return new FileCheckpoint(dir, config as Record<string, unknown>, tensors);
 }
 
 /** The tensors a safetensors file declares, checked against the file's size. */
@@ -151,7 +154,8 @@ export function readHeader(file: string): TensorInfo[] {
   }
 }
 
-class SafetensorsCheckpoint implements Checkpoint {
+/** A checkpoint whose tensors are byte ranges of files on disk (safetensors or torch.save's zip). */
+class FileCheckpoint implements Checkpoint {
   private readonly fds = new Map<string, number>();
 
   constructor(

@@ -31,7 +31,7 @@ describe('selectFiles', () => {
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('tokenizer_config.json')).missing).toEqual([
       'config.json',
       'one of (tokenizer.json, vocab.txt, spm.model, sentencepiece.bpe.model)',
-      'one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json)',
+      'one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json)',
     ]);
   });
 
@@ -41,13 +41,15 @@ describe('selectFiles', () => {
     const chosen = selectFiles(q, has('config.json', 'vocab.txt', 'onnx/model.onnx', 'onnx/model_quantized.onnx')).chosen;
     expect(chosen).toContain('onnx/model_quantized.onnx');
     expect(chosen).not.toContain('onnx/model.onnx');
-    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual(['one of (onnx/model_quantized.onnx, model.safetensors, model.safetensors.index.json)']);
+    expect(selectFiles(q, has('config.json', 'vocab.txt', 'model.onnx')).missing).toEqual(['one of (onnx/model_quantized.onnx, model.safetensors, model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json)']);
     expect(selectFiles(q, has('config.json', 'vocab.txt', 'onnx/model.onnx', 'model.safetensors')).chosen).toEqual(['config.json', 'vocab.txt', 'model.safetensors']);
   });
 
-  it('forecast preset needs config.json and one ONNX graph or safetensors checkpoint, the graph first', () => {
-    expect(candidatePaths(FORECAST_FILES)).toEqual(['config.json', 'onnx/model.onnx', 'model.onnx', 'model.safetensors', 'model.safetensors.index.json']);
-    expect(selectFiles(FORECAST_FILES, has('config.json')).missing).toEqual(['one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json)']);
+  it('forecast preset needs config.json and one ONNX graph or checkpoint, the graph first, safetensors before pytorch_model.bin', () => {
+    expect(selectFiles(FORECAST_FILES, has('config.json', 'pytorch_model.bin', 'model.safetensors')).chosen).toEqual(['config.json', 'model.safetensors']);
+    expect(selectFiles(FORECAST_FILES, has('config.json', 'pytorch_model.bin.index.json')).chosen).toEqual(['config.json', 'pytorch_model.bin.index.json']);
+    expect(candidatePaths(FORECAST_FILES)).toEqual(['config.json', 'onnx/model.onnx', 'model.onnx', 'model.safetensors', 'model.safetensors.index.json', 'pytorch_model.bin', 'pytorch_model.bin.index.json']);
+    expect(selectFiles(FORECAST_FILES, has('config.json')).missing).toEqual(['one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json)']);
     expect(selectFiles(FORECAST_FILES, has('config.json', 'model.safetensors')).chosen).toEqual(['config.json', 'model.safetensors']);
     expect(selectFiles(FORECAST_FILES, has('config.json', 'model.safetensors', 'onnx/model.onnx')).chosen).toEqual(['config.json', 'onnx/model.onnx']);
   });

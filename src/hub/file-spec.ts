@@ -19,6 +19,13 @@ export interface TokenClassificationFilesOptions {
   quantized?: boolean;
 }
 
+/**
+ * A checkpoint's weight files as transformers saves them, in the order it prefers them: `model.safetensors`, the sharded
+ * `model.safetensors.index.json`, else PyTorch's `pytorch_model.bin` and its sharded `pytorch_model.bin.index.json`
+ * (older hub checkpoints publish only these). An index's shards are fetched by `resolveModelGraph`.
+ */
+export const CHECKPOINT_WEIGHT_FILES = ['model.safetensors', 'model.safetensors.index.json', 'pytorch_model.bin', 'pytorch_model.bin.index.json'] as const;
+
 /** Published token-classification graphs, in preference order (`onnx/model.onnx`, else `model.onnx`). */
 export const TOKEN_CLASSIFICATION_GRAPHS = ['onnx/model.onnx', 'model.onnx'] as const;
 /** The published int8 graph that `quantized` asks for. */
@@ -46,8 +53,8 @@ export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
 
 /**
  * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`, else `sentencepiece.bpe.model`;
- * `onnx/model.onnx` or `model.onnx`, else the safetensors checkpoint inferkit builds the graph from
- * (`model.safetensors`, or `model.safetensors.index.json`, whose shards `resolveModelGraph` fetches) — or,
+ * `onnx/model.onnx` or `model.onnx`, else the checkpoint inferkit builds the graph from
+ * ({@link CHECKPOINT_WEIGHT_FILES}) — or,
  * with `quantized: true`, `onnx/model_quantized.onnx` else the checkpoint (the full graph is not downloaded);
  * optional tokenizer config and special tokens map.
  */
@@ -55,7 +62,7 @@ export function tokenClassificationFiles(options: TokenClassificationFilesOption
   const graphs = options.quantized ? TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS : TOKEN_CLASSIFICATION_GRAPHS;
   return {
     required: ['config.json'],
-    oneOf: [TOKENIZER_FILES, [...graphs, 'model.safetensors', 'model.safetensors.index.json']],
+    oneOf: [TOKENIZER_FILES, [...graphs, ...CHECKPOINT_WEIGHT_FILES]],
     optional: ['tokenizer_config.json', 'special_tokens_map.json'],
   };
 }
@@ -70,12 +77,12 @@ export const FORECAST_SIDE_FILES: FileSpec = { required: ['config.json'] };
 
 /**
  * Files of a forecasting repo: `config.json` and its weights — an ONNX graph (`onnx/model.onnx` or
- * `model.onnx`), else the checkpoint as its authors publish it (`model.safetensors`, or the sharded
- * `model.safetensors.index.json`, whose shards resolveModelGraph fetches), from which inferkit builds the graph.
+ * `model.onnx`), else the checkpoint as its authors publish it ({@link CHECKPOINT_WEIGHT_FILES}), from which
+ * inferkit builds the graph.
  */
 export const FORECAST_FILES: FileSpec = {
   required: ['config.json'],
-  oneOf: [[...FORECAST_ONNX_GRAPHS, 'model.safetensors', 'model.safetensors.index.json']],
+  oneOf: [[...FORECAST_ONNX_GRAPHS, ...CHECKPOINT_WEIGHT_FILES]],
 };
 
 /** What {@link selectFiles} chose, and what it could not find (described for error messages). */

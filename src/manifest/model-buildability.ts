@@ -59,7 +59,7 @@ export function modelBuildFindings(config: Pick<RuntimeConfig, 'modelId' | 'args
   if (known?.why !== undefined) {
     found.errors.push(`--model_id ${known.why}`);
   } else if (known === undefined && /timesfm/i.test(ref.repo)) {
-    found.warnings.push(`--model_id names a TimesFM repo inferkit does not know: it builds ${supportedArchitectures('forecast').filter((a) => a.startsWith('TimesFm')).join(' and ')} checkpoints (config.json + model.safetensors); its config.json decides at load`);
+    found.warnings.push(`--model_id names a TimesFM repo inferkit does not know: it builds ${supportedArchitectures('forecast').filter((a) => a.startsWith('TimesFm')).join(' and ')} checkpoints (config.json + model.safetensors or pytorch_model.bin); its config.json decides at load`);
   }
   return found;
 }
@@ -115,7 +115,7 @@ function tokenFolderFindings(source: string, found: BuildFindings): void {
     return;
   }
   try {
-    architectureOf(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, 'the model folder (no ONNX graph, so inferkit builds one from config.json + model.safetensors)', 'token-classification');
+    architectureOf(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, 'the model folder (no ONNX graph, so inferkit builds one from config.json + model.safetensors or pytorch_model.bin)', 'token-classification');
   } catch (e) {
     found.errors.push(e instanceof Error ? e.message : String(e));
   }

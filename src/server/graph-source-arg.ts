@@ -18,5 +18,5 @@ export function graphSourceOf(config: RuntimeConfig): 'auto' | 'checkpoint' {
   if (value === 'auto' || value === 'checkpoint') {
     return value;
   }
-  throw new InferkitError('config', `--${GRAPH_SOURCE_ARG}: expected "auto" (the published ONNX graph, else the checkpoint) or "checkpoint" (build from model.safetensors), got "${raw}"`, { param: GRAPH_SOURCE_ARG });
+  throw new InferkitError('config', `--${GRAPH_SOURCE_ARG}: expected "auto" (the published ONNX graph, else the checkpoint) or "checkpoint" (build from model.safetensors or pytorch_model.bin), got "${raw}"`, { param: GRAPH_SOURCE_ARG });
 }

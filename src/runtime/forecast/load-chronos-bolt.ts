@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { resolveModelGraph } from '../../checkpoint/resolve-model-graph.js';
 import { InferkitError } from '../../errors.js';
-import { FORECAST_ONNX_GRAPHS, FORECAST_SIDE_FILES } from '../../hub/file-spec.js';
+import { CHECKPOINT_WEIGHT_FILES, FORECAST_ONNX_GRAPHS, FORECAST_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../hub/types.js';
 import { ChronosModelConfigSchema } from './chronos-config.js';
@@ -31,7 +31,7 @@ export async function loadChronosBolt(source: string, options: LoadChronosBoltOp
   const { resolved, graphPath: modelPath } = await resolveModelGraph(source, { ...options, task: 'forecast', onnxGraphs: FORECAST_ONNX_GRAPHS, files: FORECAST_SIDE_FILES });
   const configPath = resolved.files['config.json'];
   if (configPath === undefined) {
-    throw new InferkitError('model_load_failed', `${source}: expected config.json beside onnx/model.onnx (or model.onnx) or model.safetensors`);
+    throw new InferkitError('model_load_failed', `${source}: expected config.json beside onnx/model.onnx (or model.onnx) or a checkpoint (${CHECKPOINT_WEIGHT_FILES.join(', ')})`);
   }
   let raw: unknown;
   try {

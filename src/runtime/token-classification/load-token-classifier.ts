@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { GRAPH_BUILDERS } from '../../checkpoint/builders.js';
 import { resolveModelGraph, type ResolvedModelGraph } from '../../checkpoint/resolve-model-graph.js';
-import { TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
+import { CHECKPOINT_WEIGHT_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
 import { envCacheDir } from '../../config.js';
@@ -183,7 +183,7 @@ async function locate(source: TokenClassifierSource, options: TokenClassifierOpt
   } catch (err) {
     if (local && isInferkitError(err) && err.code === 'model_not_found') {
       const graph = quantized ? `${TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS.join(' or ')} (asked for by quantized: true; load without it for the full-precision graph)` : TOKEN_CLASSIFICATION_GRAPHS.join(' or ');
-      const needs = `a token-classification folder holds config.json, tokenizer.json (or vocab.txt), and ${graph} or model.safetensors`;
+      const needs = `a token-classification folder holds config.json, tokenizer.json (or vocab.txt), and ${graph} or a checkpoint (${CHECKPOINT_WEIGHT_FILES.join(', ')})`;
       throw new InferkitError('model_load_failed', `${err.message} (${needs})`, { cause: err });
     }
     throw err;

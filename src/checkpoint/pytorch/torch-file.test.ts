@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { torchSave } from '../../../test/fixtures/torch-save.js';
+import { openCheckpoint, type Checkpoint } from '../safetensors.js';
+import { readTorchFile } from './torch-file.js';
+
+// pytorch_model.bin as torch.save writes it (written here by Python's own pickle and zipfile: test/fixtures/torch-save.py)
+// must give every tensor of the safetensors checkpoint it was made from, bit for bit; files inferkit must not read fail
+// naming the file and why, and a pickle that asks for code never runs it.
+const SETS = join(process.cwd(), '../shared/conformance');
+const root = mkdtempSync(join(tmpdir(), 'inferkit-torch-file-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+/** A folder with the set's config.json and its weights re-saved by torch-save.py with `args`. */
+function binFolder(set: string, args: readonly string[] = []): string {
+  const dir = join(root, `${set}-${n++}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'config.json'), readFileSync(join(SETS, set, 'model', 'config.json')));
+  torchSave(join(SETS, set, 'model', 'model.safetensors'), dir, args);
+  return dir;
+}
+
+async function expectSameTensors(set: string, ck: Checkpoint): Promise<void> {
+  const ref = await openCheckpoint(join(SETS, set, 'model'));
+  try {
+    expect([...ck.names()].sort()).toEqual([...ref.names()].sort());
+    for (const name of ref.names()) {
+      const want = ref.float32(name);
+      const got = ck.float32(name, ref.info(name).shape);
+      expect(Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(Buffer.from(want.buffer, want.byteOffset, want.byteLength)), name).toBe(true);
+    }
+  } finally {
+    ref.close();
+  }
+}
+
+describe('pytorch_model.bin (torch.save\'s zip format)', () => {
+  const families = ['kserve-hf', 'kserve-hf-distilbert', 'kserve-hf-roberta', 'kserve-hf-xlmr', 'kserve-hf-deberta-v3', 'chronos-bolt', 'chronos-2', 'timesfm-2.0', 'timesfm-2.5'];
+  it.each(families)('%s: every tensor of model.safetensors, bit for bit, from a folder holding only pytorch_model.bin', async (set) => {
+    const ck = await openCheckpoint(binFolder(set));
+    try {
+      expect(ck.info(ck.names()[0]).file).toMatch(/pytorch_model\.bin$/);
+      await expectSameTensors(set, ck);
+    } finally {
+      ck.close();
+    }
+  });
+
+  it.each([
+    ['pickle protocol 4 with zip64 headers, a deflated pickle and the archive named "archive"', ['--protocol', '4', '--zip64', '--deflate-pickle', '--archive', 'archive']],
+    ['protocol 5, tensors as nn.Parameter', ['--protocol', '5', '--parameters']],
+    ['every float tensor a view at its own offset into one shared storage (as tied and sliced weights are saved)', ['--one-storage']],
+    ['three shards and pytorch_model.bin.index.json', ['--shards', '3']],
+  ])('reads %s', async (_what, args) => {
+    const ck = await openCheckpoint(binFolder('kserve-hf-distilbert', args));
+    try {
+      await expectSameTensors('kserve-hf-distilbert', ck);
+    } finally {
+      ck.close();
+    }
+  });
+
+  it('finds the directory through the zip64 end record when the plain one is saturated (a file past 4 GiB)', async () => {
+    const dir = binFolder('kserve-hf-distilbert', ['--zip64']);
+    const file = join(dir, 'pytorch_model.bin');
+    const bytes = readFileSync(file);
+    const eocd = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    bytes.writeUInt16LE(0xffff, eocd + 8);
+    bytes.writeUInt16LE(0xffff, eocd + 10);
+    bytes.writeUInt32LE(0xffffffff, eocd + 12);
+    bytes.writeUInt32LE(0xffffffff, eocd + 16);
+    writeFileSync(file, bytes);
+    // Python's zipfile reads it too (the zip64 end record holds the real count, size and offset).
+    expect(execFileSync('python3', ['-c', 'import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).infolist()))', file], { encoding: 'utf8' }).trim()).toBe('41');
+    const ck = await openCheckpoint(dir);
+    try {
+      await expectSameTensors('kserve-hf-distilbert', ck);
+    } finally {
+      ck.close();
+    }
+  });
+
+  it('keeps an int64 buffer (old BERT checkpoints\' position_ids) as I64 without disturbing the weights', async () => {
+    const dir = binFolder('kserve-hf', ['--int64', 'bert.embeddings.position_ids=512']);
+    const t = readTorchFile(join(dir, 'pytorch_model.bin')).find((x) => x.name === 'bert.embeddings.position_ids');
+    expect(t).toMatchObject({ dtype: 'I64', shape: [1, 512] });
+    expect(readFileSync(join(dir, 'pytorch_model.bin')).readBigInt64LE((t?.begin ?? 0) + 8 * 511)).toBe(511n);
+    const ck = await openCheckpoint(dir);
+    expect(() => ck.float32('bert.embeddings.position_ids')).toThrow(/is I64; inferkit reads F32, F16, BF16/);
+    ck.close();
+  });
+
+  it('prefers model.safetensors when a repo has both, as transformers does', async () => {
+    const dir = binFolder('kserve-hf-distilbert');
+    writeFileSync(join(dir, 'model.safetensors'), readFileSync(join(SETS, 'kserve-hf-distilbert', 'model', 'model.safetensors')));
+    const ck = await openCheckpoint(dir);
+    expect(ck.info(ck.names()[0]).file).toMatch(/model\.safetensors$/);
+    ck.close();
+  });
+
+  it('never runs code a pickle asks for: a global outside a state dict\'s is named and refused', async () => {
+    const marker = join(root, 'ran');
+    const dir = binFolder('kserve-hf-distilbert', ['--run-code', marker]);
+    await expect(openCheckpoint(dir)).rejects.toThrow(/pytorch_model\.bin: its pickle is not a state dict inferkit reads: it names the global posix\.system, which inferkit does not load/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it.each([
+    ['a tensor saved transposed (not contiguous)', ['--transpose', 'classifier.weight'], /tensor classifier\.weight \(shape \[9, 32\], strides \[1, 9\]\) is not contiguous/],
+    ['a storage record missing', ['--drop-record', '3'], /its storage record data\/3 is missing/],
+    ['a big-endian checkpoint', ['--big-endian'], /saved big-endian/],
+    ['a TorchScript archive', ['--torchscript'], /a TorchScript archive \(torch\.jit\.save\)/],
+  ])('names the file and the fault: %s', async (_what, args, message) => {
+    await expect(openCheckpoint(binFolder('kserve-hf-distilbert', args))).rejects.toMatchObject({ code: 'model_load_failed', message: expect.stringMatching(message) });
+  });
+
+  it('names a truncated file, a pre-1.6 torch.save file and a file that is no zip', async () => {
+    const cut = binFolder('kserve-hf-distilbert');
+    const file = join(cut, 'pytorch_model.bin');
+    truncateSync(file, Math.floor(statSync(file).size / 2));
+    await expect(openCheckpoint(cut)).rejects.toThrow(/pytorch_model\.bin: not a zip archive \(no end-of-directory record; truncated\?\)/);
+    // The legacy format starts with a pickled magic number (protocol 2).
+    writeFileSync(file, Buffer.from([0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e]));
+    await expect(openCheckpoint(cut)).rejects.toThrow(/format from before PyTorch 1\.6/);
+    writeFileSync(file, 'version https://git-lfs.github.com/spec/v1\n');
+    await expect(openCheckpoint(cut)).rejects.toThrow(/pytorch_model\.bin: not a PyTorch checkpoint \(not a zip archive\)/);
+  });
+});
