@@ -54,7 +54,8 @@ export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
 /**
  * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`, else `sentencepiece.bpe.model`;
  * `onnx/model.onnx` or `model.onnx`, else the checkpoint inferkit builds the graph from
- * ({@link CHECKPOINT_WEIGHT_FILES}) — or,
+ * (`model.safetensors`, else `pytorch_model.bin`, each single or sharded with an `.index.json` whose shards
+ * `resolveModelGraph` fetches) — or,
  * with `quantized: true`, `onnx/model_quantized.onnx` else the checkpoint (the full graph is not downloaded);
  * optional tokenizer config and special tokens map.
  */
@@ -77,8 +78,8 @@ export const FORECAST_SIDE_FILES: FileSpec = { required: ['config.json'] };
 
 /**
  * Files of a forecasting repo: `config.json` and its weights — an ONNX graph (`onnx/model.onnx` or
- * `model.onnx`), else the checkpoint as its authors publish it ({@link CHECKPOINT_WEIGHT_FILES}), from which
- * inferkit builds the graph.
+ * `model.onnx`), else the checkpoint as its authors publish it (`model.safetensors`, else `pytorch_model.bin`, each
+ * single or sharded with an `.index.json`), from which inferkit builds the graph.
  */
 export const FORECAST_FILES: FileSpec = {
   required: ['config.json'],

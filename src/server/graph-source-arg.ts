@@ -6,7 +6,7 @@ export const GRAPH_SOURCE_ARG = 'graph_source';
 
 /**
  * `--graph_source`: `auto` (default) serves the repo's published ONNX graph when it has one, else the graph
- * built from its safetensors checkpoint; `checkpoint` builds from the checkpoint even when an ONNX graph is
+ * built from its checkpoint (`model.safetensors`, else `pytorch_model.bin`); `checkpoint` builds from the checkpoint even when an ONNX graph is
  * published. Anything else is a `config` error naming the arg.
  */
 export function graphSourceOf(config: RuntimeConfig): 'auto' | 'checkpoint' {

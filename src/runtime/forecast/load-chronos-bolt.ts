@@ -20,7 +20,7 @@ export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<Resolve
  * (`org/name`, `hf://org/name@rev`, cached in `cacheDir`, by default inferkit's one model cache): reads
  * `config.json` → `chronos_config`, and runs `onnx/model.onnx` (or `model.onnx`) with the external-data files
  * its graph names when the repo publishes one; else the checkpoint as Amazon publishes it (`model.safetensors`,
- * F32/F16/BF16, or a sharded index) — only those files are downloaded — from which the graph is built in
+ * F32/F16/BF16, or a sharded index; or `pytorch_model.bin`) — only those files are downloaded — from which the graph is built in
  * TypeScript once and kept in the model cache (`<cacheDir>/graphs/`; a second load reuses it). Errors:
  * `model_load_failed` for a bad config, graph or checkpoint (naming the field, file or tensor), and the hub's
  * codes (`not_cached`, `unauthorized`, `model_not_found`, …) from `resolveModel`.

@@ -12,7 +12,7 @@ export interface LoadChronos2Options extends Chronos2Options, Omit<ResolveModelO
 
 /**
  * Loads Chronos-2 (`Chronos2Model`, e.g. `amazon/chronos-2`) from a folder or hub id as Amazon publishes it —
- * `config.json` + `model.safetensors` (or a sharded index; F32/F16/BF16) — building the graph in TypeScript
+ * `config.json` + `model.safetensors` (or a sharded index, or `pytorch_model.bin`; F32/F16/BF16) — building the graph in TypeScript
  * once and caching it under `<cacheDir>/graphs/` (see resolveModelGraph; a second load reuses it). Errors:
  * `model_load_failed` naming the config field, the tensor or the architecture; the hub's codes from `resolveModel`.
  */

@@ -17,7 +17,7 @@ export interface LoadTimesFmOptions extends TimesFmOptions, Omit<ResolveModelOpt
 /**
  * Loads TimesFM 2.0 (`TimesFmModelForPrediction`, e.g. `google/timesfm-2.0-500m-pytorch`) or TimesFM 2.5
  * (`TimesFm2_5ModelForPrediction`) from a folder or hub id as its authors publish it — `config.json` +
- * `model.safetensors` (or a sharded index) — building the graph in TypeScript once and caching it under
+ * `model.safetensors` (or a sharded index; or `pytorch_model.bin`) — building the graph in TypeScript once and caching it under
  * `<cacheDir>/graphs/` (see resolveModelGraph). Errors: `model_load_failed` naming the config field, the
  * tensor or the architecture; the hub's codes from `resolveModel`.
  */
