@@ -131,10 +131,10 @@ export function readTorchFile(file: string): TensorInfo[] {
         },
       });
     } catch (cause) {
-      if (cause instanceof PickleError) {
-        fail(`its pickle is not a state dict inferkit reads: ${cause.message}`, cause);
+      if (cause instanceof InferkitError) {
+        throw cause;
       }
-      throw cause;
+      fail(`its pickle is not a state dict inferkit reads: ${(cause as Error).message}`, cause);
     }
     if (!(state instanceof Map)) {
       fail('holds no state dict (its pickle is not a dict of tensors)');

@@ -45,6 +45,14 @@ describe('unpickle (data only)', () => {
     }
   });
 
+  it('appends 300,000 items in one APPENDS (Python batches 1,000; a hand-made file need not)', () => {
+    const n = 300_000;
+    const bytes = Buffer.concat([Buffer.from([0x80, 0x02, 0x5d, 0x28]), Buffer.alloc(2 * n, Buffer.from([0x4b, 0x07])), Buffer.from([0x65, 0x2e])]);
+    const list = unpickle(bytes, { globals: {} }) as number[];
+    expect(list).toHaveLength(n);
+    expect(list[n - 1]).toBe(7);
+  });
+
   it('refuses any global not in the caller\'s table, and reports cut-short and unknown input without throwing anything but its own error', () => {
     const code = Buffer.from(execFileSync('python3', ['-c', 'import base64, os, pickle\nclass R:\n  def __reduce__(self): return (os.system, ("true",))\nprint(base64.b64encode(pickle.dumps(R(), protocol=2)).decode())'], { encoding: 'utf8' }).trim(), 'base64');
     expect(() => unpickle(code, { globals: {} })).toThrow(/names the global posix\.system, which inferkit does not load/);

@@ -118,7 +118,9 @@ export function unpickle(bytes: Uint8Array, options: UnpickleOptions): unknown {
     if (list.length + items.length > MAX_CONTAINER) {
       throw new PickleError('a list in the pickle is too long');
     }
-    list.push(...items);
+    for (const item of items) {
+      list.push(item);
+    }
   };
   const signedLittle = (b: Uint8Array): number | bigint => {
     if (b.length === 0) {

@@ -79,6 +79,9 @@ export function readZipRecords(fd: number, size: number, file: string): Map<stri
     const extraLength = dir.readUInt16LE(p + 30);
     const commentLength = dir.readUInt16LE(p + 32);
     let localOffset = dir.readUInt32LE(p + 42);
+    if (p + 46 + nameLength + extraLength + commentLength > dir.length) {
+      fail(`zip directory entry ${n} of ${count} runs past the directory`);
+    }
     const name = dir.toString('utf8', p + 46, p + 46 + nameLength);
     // zip64 extended information (id 1): the 8-byte sizes and offset, in that order, for each field saturated above.
     let e = p + 46 + nameLength;
@@ -86,6 +89,9 @@ export function readZipRecords(fd: number, size: number, file: string): Map<stri
     while (e + 4 <= extraEnd) {
       const id = dir.readUInt16LE(e);
       const len = dir.readUInt16LE(e + 2);
+      if (e + 4 + len > extraEnd) {
+        fail(`${name}: a zip extra field runs past its entry`);
+      }
       if (id === 1) {
         let q = e + 4;
         const next = (): number => {
