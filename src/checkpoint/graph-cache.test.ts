@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeSafetensorsFile } from '../../test/fixtures/safetensors-file.js';
 import { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { createSession, float32Tensor } from '../runtime/ort.js';
 import { cachedGraph } from './graph-cache.js';
@@ -10,10 +11,7 @@ import { openCheckpoint } from './safetensors.js';
 function checkpointDir(weights: Float32Array): string {
   const dir = mkdtempSync(join(tmpdir(), 'inferkit-gc-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ architectures: ['Test'] }));
-  const json = Buffer.from(JSON.stringify({ w: { dtype: 'F32', shape: [weights.length], data_offsets: [0, weights.byteLength] } }));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  writeFileSync(join(dir, 'model.safetensors'), Buffer.concat([len, json, Buffer.from(weights.buffer)]));
+  writeSafetensorsFile(join(dir, 'model.safetensors'), [{ name: 'w', dtype: 'F32', shape: [weights.length], bytes: new Uint8Array(weights.buffer) }]);
   return dir;
 }
 

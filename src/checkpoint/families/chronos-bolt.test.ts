@@ -6,6 +6,7 @@ import { createLocalSession, float32Tensor } from '../../runtime/ort.js';
 import { openCheckpoint, readHeader } from '../safetensors.js';
 import { buildChronosBoltGraph } from './chronos-bolt.js';
 import { relativePositionBucket } from './chronos-bolt/relative-position.js';
+import { writeSafetensorsFile } from '../../../test/fixtures/safetensors-file.js';
 
 const MODEL = join(process.cwd(), '../shared/conformance/chronos-bolt/model');
 const present = existsSync(join(MODEL, 'model.safetensors'));
@@ -108,22 +109,14 @@ function bf16Copy(name: string, dtype: 'BF16' | 'F32'): string {
   const dir = withConfig(name, () => undefined);
   const file = join(MODEL, 'model.safetensors');
   const raw = readFileSync(file);
-  const header: Record<string, unknown> = {};
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (const t of readHeader(file)) {
+  const tensors = readHeader(file).map((t) => {
     const f = new Float32Array(raw.buffer.slice(raw.byteOffset + t.begin, raw.byteOffset + t.end));
     const u = new Uint32Array(f.buffer);
     const hi = Uint16Array.from(u, (bits) => (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16); // round to nearest even
-    const bytes = dtype === 'BF16' ? Buffer.from(hi.buffer) : Buffer.from(Uint32Array.from(hi, (h) => h << 16).buffer);
-    header[t.name] = { dtype, shape: t.shape, data_offsets: [at, at + bytes.byteLength] };
-    parts.push(bytes);
-    at += bytes.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  writeFileSync(join(dir, 'model.safetensors'), Buffer.concat([len, json, ...parts]));
+    const bytes = dtype === 'BF16' ? new Uint8Array(hi.buffer) : new Uint8Array(Uint32Array.from(hi, (h) => h << 16).buffer);
+    return { name: t.name, dtype, shape: t.shape, bytes };
+  });
+  writeSafetensorsFile(join(dir, 'model.safetensors'), tensors);
   return dir;
 }
 

@@ -7,6 +7,7 @@ import { GRAPH_BUILDERS } from '../builders.js';
 import { openCheckpoint } from '../safetensors.js';
 import { referenceLogits } from '../../../test/fixtures/deberta-v2-reference.js';
 import { relativeBucket, relativeIndexTables } from './deberta-v2/relative-positions.js';
+import { writeSafetensorsFile } from '../../../test/fixtures/safetensors-file.js';
 
 // The DeBERTa-v2 builder beyond the conformance set (whose replay is test/conformance/kserve-hf-families.test.ts):
 // relative-position buckets, the config switches DeBERTa-v3 leaves at one value, int8, and the refused configs.
@@ -41,17 +42,8 @@ async function sharpTensors(): Promise<Tensors> {
 /** A checkpoint folder holding `tensors` (F32) and `config`. */
 function writeCheckpoint(name: string, config: Record<string, unknown>, tensors: Tensors): string {
   const dir = join(root, name);
-  const header: Record<string, unknown> = {};
-  let at = 0;
-  for (const [n, t] of tensors) {
-    header[n] = { dtype: 'F32', shape: t.shape, data_offsets: [at, at + t.data.byteLength] };
-    at += t.data.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'model.safetensors'), Buffer.concat([len, json, ...[...tensors.values()].map((t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength))]));
+  writeSafetensorsFile(join(dir, 'model.safetensors'), [...tensors].map(([n, t]) => ({ name: n, dtype: 'F32', shape: t.shape, bytes: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) })));
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   return dir;
 }

@@ -5,6 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GRAPH_BUILDERS } from '../builders.js';
 import { openCheckpoint, type Checkpoint } from '../safetensors.js';
+import { writeSafetensorsFile } from '../../../test/fixtures/safetensors-file.js';
 
 // The encoder builders beyond the four conformance sets: Electra (BERT's layout under `electra.`, with an
 // embedding projection when embedding_size differs) and the named errors of a config they cannot build.
@@ -15,18 +16,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** A checkpoint folder of `tensors` (F32) and `config`. */
 function writeCheckpoint(name: string, config: Record<string, unknown>, tensors: Map<string, { shape: number[]; data: Float32Array }>): string {
   const dir = join(root, name);
-  const header: Record<string, unknown> = {};
-  let at = 0;
-  for (const [n, t] of tensors) {
-    header[n] = { dtype: 'F32', shape: t.shape, data_offsets: [at, at + t.data.byteLength] };
-    at += t.data.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'model.safetensors'), Buffer.concat([len, json, ...[...tensors.values()].map((t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength))]));
+  writeSafetensorsFile(join(dir, 'model.safetensors'), [...tensors].map(([n, t]) => ({ name: n, dtype: 'F32', shape: t.shape, bytes: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) })));
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   return dir;
 }
