@@ -5,13 +5,13 @@
  *    tensors, interleaved runs (target ≥ 0.95×);
  * 2. BERT-base — a random 110 M-parameter `BertForTokenClassification` checkpoint (generated once into the bench
  *    cache) built (openCheckpoint + the BERT builder + the graph cache, what `resolveModelGraph` runs once the files are local) in a fresh process (wall time, the process's peak RSS vs the weights'
- *    size; fp32 and int8), then the built graph's speed vs inferkit's generated BERT-base graph (the fixture
+ *    size; fp32 and int8, and fp32 from the same weights as `pytorch_model.bin`), then the built graph's speed vs inferkit's generated BERT-base graph (the fixture
  *    graph measured at 0.96–1.02× of torch's export on 2026-11-23), and the built int8 graph vs the built fp32.
  * Run: `npx tsx bench/token-checkpoint-build.ts [--quick] [--threads N]` (env `INFERKIT_KSERVE_HF_MODEL`: the conformance
  * model folder when it is not at ../shared; `INFERKIT_BENCH_CACHE`: the bench cache).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ import { BERT_BUILDER } from '../src/checkpoint/families/bert.js';
 import { cachedGraph } from '../src/checkpoint/graph-cache.js';
 import { openCheckpoint } from '../src/checkpoint/safetensors.js';
 import { createLocalSession, int64Tensor } from '../src/runtime/ort.js';
+import { pytorchBinCopy } from '../test/fixtures/torch-save.js';
 import { writeBertCheckpoint } from './lib/bert-checkpoint.js';
 import { BERT_BASE, BERT_SMALL, benchCacheDir, cachedBertRepo, type BertShape } from './lib/graph-cache.js';
 import { formatSummary, median, summarize } from './lib/stats.js';
@@ -49,8 +50,19 @@ export async function runTokenCheckpointBench(options: TokenCheckpointBenchOptio
     const dir = join(benchCacheDir(), `bert-checkpoint-L${shape.layers}-H${shape.hidden}-v1`);
     log(`  generating (once) ${dir}`);
     const weights = writeBertCheckpoint(dir, shape, CONFORMANCE_MODEL);
-    const builds = (['fp32', 'int8'] as const).map((variant) => ({ variant, report: child(dir, cacheDir, variant) }));
-    tables.push(buildTable(shape, weights, builds));
+    const builds = (['fp32', 'int8'] as const).map((variant): { variant: string; report: ChildReport } => ({ variant, report: child(dir, cacheDir, variant) }));
+    // The same weights as an older repo publishes them (pytorch_model.bin, torch.save's layout; written by Python's
+    // pickle and zipfile, test/fixtures/torch-save.py): the build reads them through the zip and pickle readers.
+    const binDir = `${dir}-pytorch-bin`;
+    if (!existsSync(join(binDir, 'complete'))) {
+      log(`  writing (once) ${binDir}`);
+      rmSync(binDir, { recursive: true, force: true });
+      pytorchBinCopy(dir, binDir);
+      writeFileSync(join(binDir, 'complete'), '');
+    }
+    builds.push({ variant: 'fp32 from pytorch_model.bin', report: child(binDir, cacheDir, 'fp32') });
+    const [fromSafetensors, fromBin] = [builds[0], builds[2]].map((b) => readFileSync(`${b.report.graphPath}.data`));
+    tables.push(buildTable(shape, weights, builds, fromSafetensors.equals(fromBin)));
     const fixture = join(await cachedBertRepo(shape), 'onnx', 'model.onnx');
     const [fp32, int8] = builds.map((b) => b.report.graphPath);
     tables.push(await compare(`${quick ? 'Small' : 'Base'} BERT (${shape.layers} layers, hidden ${shape.hidden}): built graph vs inferkit's generated BERT graph`, fp32, fixture, ['built', 'generated'], threads, quick, log));
@@ -74,15 +86,15 @@ function child(dir: string, cacheDir: string, variant: string): ChildReport {
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as ChildReport;
 }
 
-function buildTable(shape: BertShape, weights: number, builds: Array<{ variant: string; report: ChildReport }>): Table {
+function buildTable(shape: BertShape, weights: number, builds: ReadonlyArray<{ variant: string; report: ChildReport }>, binSame: boolean): Table {
   const gib = (n: number): string => `${(n / 2 ** 30).toFixed(2)} GiB`;
   return {
-    title: `Building a BERT token-classification graph from safetensors (${shape.layers} layers, hidden ${shape.hidden}, ${(weights / 4 / 1e6).toFixed(0)} M parameters)`,
+    title: `Building a BERT token-classification graph from its checkpoint (${shape.layers} layers, hidden ${shape.hidden}, ${(weights / 4 / 1e6).toFixed(0)} M parameters)`,
     headers: ['variant', 'build s', 'process peak RSS', 'peak RSS / weights', 'RSS before'],
     rows: builds.map(({ variant, report: r }) => [variant, (r.ms / 1000).toFixed(2), gib(r.maxRssBytes), `${(r.maxRssBytes / weights).toFixed(2)}×`, gib(r.startRssBytes)]),
     notes: [
       `Weights ${gib(weights)} F32 (random, generated once into the bench cache). Each build runs in a fresh Node process (tsx): peak RSS is its getrusage maxrss, the Node/tsx baseline included.`,
-      'fp32 streams one tensor at a time (lazy initializers); int8 quantizes each MatMul weight at build time and holds the int8 tensors (¼ of their F32 size) until the graph is written.',
+      `fp32 streams one tensor at a time (lazy initializers); "from pytorch_model.bin": the same weights saved as torch.save lays them out, read through the zip and pickle readers (src/checkpoint/pytorch/); its graph's weights ${binSame ? 'equal' : 'DIFFER FROM'} the fp32 build's byte for byte. int8 quantizes each MatMul weight at build time and holds the int8 tensors (¼ of their F32 size) until the graph is written.`,
     ],
   };
 }
