@@ -186,7 +186,8 @@ KServe serves any token-classification checkpoint from its safetensors, and so d
 builds the ONNX graph in TypeScript (BERT, DistilBERT, RoBERTa, XLM-RoBERTa, CamemBERT, ELECTRA, DeBERTa-v2/v3)
 and caches it; the tokenizer comes from `tokenizer.json`, `vocab.txt` or the SentencePiece file. The folders
 here are the tiny random XLM-R and DeBERTa-v3 checkpoints the conformance sets ship (random weights: their labels
-mean nothing); with network access, a hub id loads the same way.
+mean nothing); with network access, a hub id loads the same way. A repo that publishes only `pytorch_model.bin`
+(older fine-tunes) loads too: inferkit reads torch.save's file without running its pickle.
 """, "ckpt-md"),
 (C, """
 const SETS = '../shared/conformance';   // with network: e.g. 'Davlan/xlm-roberta-base-ner-hrl'
