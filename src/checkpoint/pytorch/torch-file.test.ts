@@ -7,7 +7,7 @@ import { torchSave } from '../../../test/fixtures/torch-save.js';
 import { openCheckpoint, type Checkpoint } from '../safetensors.js';
 import { readTorchFile } from './torch-file.js';
 
-// pytorch_model.bin as torch.save writes it (written here by Python's own pickle and zipfile: test/fixtures/torch-save.py)
+// pytorch_model.bin as torch.save writes it, in its zip format and in the legacy one before PyTorch 1.6 (written here by Python's own pickle and zipfile: test/fixtures/torch-save.py)
 // must give every tensor of the safetensors checkpoint it was made from, bit for bit; files inferkit must not read fail
 // naming the file and why, and a pickle that asks for code never runs it.
 const SETS = join(process.cwd(), '../shared/conformance');
@@ -40,8 +40,9 @@ async function expectSameTensors(set: string, ck: Checkpoint): Promise<void> {
 
 describe('pytorch_model.bin (torch.save\'s zip format)', () => {
   const families = ['kserve-hf', 'kserve-hf-distilbert', 'kserve-hf-roberta', 'kserve-hf-xlmr', 'kserve-hf-deberta-v3', 'chronos-bolt', 'chronos-2', 'timesfm-2.0', 'timesfm-2.5'];
-  it.each(families)('%s: every tensor of model.safetensors, bit for bit, from a folder holding only pytorch_model.bin', async (set) => {
-    const ck = await openCheckpoint(binFolder(set));
+  const cases = families.flatMap((set) => [[set, 'zip'], [set, 'legacy']] as const);
+  it.each(cases)('%s (%s format): every tensor of model.safetensors, bit for bit, from a folder holding only pytorch_model.bin', async (set, format) => {
+    const ck = await openCheckpoint(binFolder(set, format === 'legacy' ? ['--legacy'] : []));
     try {
       expect(ck.info(ck.names()[0]).file).toMatch(/pytorch_model\.bin$/);
       await expectSameTensors(set, ck);
@@ -55,6 +56,8 @@ describe('pytorch_model.bin (torch.save\'s zip format)', () => {
     ['protocol 5, tensors as nn.Parameter', ['--protocol', '5', '--parameters']],
     ['every float tensor a view at its own offset into one shared storage (as tied and sliced weights are saved)', ['--one-storage']],
     ['three shards and pytorch_model.bin.index.json', ['--shards', '3']],
+    ['torch.save\'s format from before PyTorch 1.6 (pickles, then the storages in sorted-key order)', ['--legacy']],
+    ['the legacy format with every tensor in its own storage view, as nn.Parameter, in two shards', ['--legacy', '--legacy-views', '--parameters', '--shards', '2']],
   ])('reads %s', async (_what, args) => {
     const ck = await openCheckpoint(binFolder('kserve-hf-distilbert', args));
     try {
@@ -118,15 +121,19 @@ describe('pytorch_model.bin (torch.save\'s zip format)', () => {
     await expect(openCheckpoint(binFolder('kserve-hf-distilbert', args))).rejects.toMatchObject({ code: 'model_load_failed', message: expect.stringMatching(message) });
   });
 
-  it('names a truncated file, a pre-1.6 torch.save file and a file that is no zip', async () => {
+  it('names a truncated file in either format, a pickle that is no checkpoint and a file that is neither', async () => {
     const cut = binFolder('kserve-hf-distilbert');
     const file = join(cut, 'pytorch_model.bin');
     truncateSync(file, Math.floor(statSync(file).size / 2));
     await expect(openCheckpoint(cut)).rejects.toThrow(/pytorch_model\.bin: not a zip archive \(no end-of-directory record; truncated\?\)/);
-    // The legacy format starts with a pickled magic number (protocol 2).
-    writeFileSync(file, Buffer.from([0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e]));
-    await expect(openCheckpoint(cut)).rejects.toThrow(/format from before PyTorch 1\.6/);
+    const legacy = binFolder('kserve-hf-distilbert', ['--legacy']);
+    const legacyFile = join(legacy, 'pytorch_model.bin');
+    truncateSync(legacyFile, statSync(legacyFile).size - 1);
+    await expect(openCheckpoint(legacy)).rejects.toThrow(/pytorch_model\.bin: storage \d+ ends at byte \d+ but the file has \d+ \(truncated\)/);
+    // A pickle of something else (the number 7, protocol 2).
+    writeFileSync(file, Buffer.from([0x80, 0x02, 0x4b, 0x07, 0x2e]));
+    await expect(openCheckpoint(cut)).rejects.toThrow(/not a PyTorch checkpoint \(a pickle without torch\.save's magic number\)/);
     writeFileSync(file, 'version https://git-lfs.github.com/spec/v1\n');
-    await expect(openCheckpoint(cut)).rejects.toThrow(/pytorch_model\.bin: not a PyTorch checkpoint \(not a zip archive\)/);
+    await expect(openCheckpoint(cut)).rejects.toThrow(/pytorch_model\.bin: not a PyTorch checkpoint \(neither torch\.save's zip nor its legacy pickle format\)/);
   });
 });

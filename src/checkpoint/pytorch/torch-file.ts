@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { InferkitError } from '../../errors.js';
 import type { TensorInfo } from '../safetensors.js';
-import { PickleError, unpickle, type PickleGlobal } from './unpickle.js';
+import { PickleError, unpickleAt, type PickleGlobal } from './unpickle.js';
 import { readZipRecord, readZipRecords, type ZipRecord } from './zip-records.js';
 
 /** torch's storage classes → the safetensors dtype of their elements and its byte width. */
@@ -26,12 +26,17 @@ class StorageType {
   ) {}
 }
 
-/** A storage the pickle points at: a zip record `data/<key>` of `numel` elements. */
+/**
+ * A storage the pickle points at, `numel` elements: in the zip format the record `data/<key>`; in the legacy format
+ * a block after the pickles, or a view (`viewOffset` elements on) into such a `root` block.
+ */
 class Storage {
   constructor(
     readonly type: StorageType,
     readonly key: string,
     readonly numel: number,
+    readonly root: Storage | undefined = undefined,
+    readonly viewOffset = 0,
   ) {}
 }
 
@@ -70,12 +75,19 @@ const GLOBALS: Record<string, PickleGlobal> = {
   ...Object.fromEntries(Object.entries(STORAGES).map(([name, s]) => [`torch.${name}`, { value: new StorageType(name, s.dtype, s.width) }])),
 };
 
+/** torch.save's legacy header: its magic number and protocol version (PyTorch before 1.6). */
+const LEGACY_MAGIC = 0x1950a86a20f9469cfc6cn;
+const LEGACY_PROTOCOL = 1001;
+/** How much of a legacy file is read to find its pickles (a state dict's pickle is far smaller). */
+const LEGACY_HEAD_BYTES = 64 << 20;
+
 /**
- * The tensors of a PyTorch checkpoint (`pytorch_model.bin`: torch.save's zip format, PyTorch ≥ 1.6), as the
- * same records a safetensors header gives: each a byte range of the file. The pickle is read by a data-only
- * reader (`unpickle.ts`) that knows a state dict's few globals and refuses every other, so no code in the file
- * runs. Errors (`model_load_failed`) name the file and what is wrong: the pre-1.6 format, a TorchScript archive,
- * a global that is not a state dict's, a storage record missing or short, a tensor that is not contiguous.
+ * The tensors of a PyTorch checkpoint (`pytorch_model.bin`), as the same records a safetensors header gives: each a
+ * byte range of the file. Reads torch.save's zip format (PyTorch ≥ 1.6) and its legacy format before it (pickles,
+ * then the storages back to back). The pickle is read by a data-only reader (`unpickle.ts`) that knows a state dict's
+ * few globals and refuses every other, so no code in the file runs. Errors (`model_load_failed`) name the file and
+ * what is wrong: a TorchScript archive, a global that is not a state dict's, a storage missing or short, a tensor
+ * that is not contiguous, a big-endian file.
  */
 export function readTorchFile(file: string): TensorInfo[] {
   const fail = (why: string, cause?: unknown): never => {
@@ -91,88 +103,180 @@ export function readTorchFile(file: string): TensorInfo[] {
     const size = fstatSync(fd).size;
     const head = Buffer.alloc(4);
     readSync(fd, head, 0, 4, 0);
-    if (head.readUInt32LE(0) !== 0x04034b50) {
-      fail(head[0] === 0x80 ? 'saved in torch.save\'s format from before PyTorch 1.6; inferkit reads the zip format written since (re-save it, or publish model.safetensors)' : 'not a PyTorch checkpoint (not a zip archive)');
+    if (head.readUInt32LE(0) === 0x04034b50) {
+      return zipTensors(fd, size, file, fail);
     }
-    const records = readZipRecords(fd, size, file);
-    const pickles = [...records.keys()].filter((n) => /^[^/]+\/data\.pkl$/.test(n) || n === 'data.pkl');
-    if (pickles.length !== 1) {
-      fail(pickles.length === 0 ? 'a zip archive without data.pkl (not a torch.save checkpoint)' : `a zip archive with ${pickles.length} data.pkl records`);
+    if (head[0] === 0x80) {
+      return legacyTensors(fd, size, file, fail);
     }
-    const prefix = pickles[0].slice(0, -'data.pkl'.length);
-    if (records.has(`${prefix}constants.pkl`)) {
-      fail('a TorchScript archive (torch.jit.save); inferkit reads state dicts saved by torch.save');
-    }
-    const order = records.get(`${prefix}byteorder`);
-    if (order !== undefined && readZipRecord(fd, order, file).toString('latin1') !== 'little') {
-      fail('saved big-endian; inferkit reads little-endian checkpoints');
-    }
-    const storages = new Map<string, Storage>();
-    let state: unknown;
-    try {
-      state = unpickle(readZipRecord(fd, records.get(pickles[0]) as ZipRecord, file), {
-        globals: GLOBALS,
-        persistentLoad: (pid) => {
-          const [kind, type, key, , numel] = Array.isArray(pid) ? pid : [];
-          if (kind !== 'storage' || !(type instanceof StorageType) || typeof key !== 'string' || !Number.isSafeInteger(numel)) {
-            throw new PickleError(`a persistent id other than a storage (${JSON.stringify(String(kind))})`);
-          }
-          let s = storages.get(key);
-          if (s === undefined) {
-            s = new Storage(type, key, numel as number);
-            storages.set(key, s);
-          }
-          return s;
-        },
-        build: (obj) => {
-          if (!(obj instanceof TorchTensor)) {
-            throw new PickleError('it sets the state of an object that is not a tensor');
-          }
-        },
-      });
-    } catch (cause) {
-      if (cause instanceof InferkitError) {
-        throw cause;
-      }
-      fail(`its pickle is not a state dict inferkit reads: ${(cause as Error).message}`, cause);
-    }
-    if (!(state instanceof Map)) {
-      fail('holds no state dict (its pickle is not a dict of tensors)');
-    }
-    const out: TensorInfo[] = [];
-    for (const [name, t] of state as Map<unknown, unknown>) {
-      if (typeof name !== 'string' || !(t instanceof TorchTensor)) {
-        continue; // a non-tensor entry (torch state dicts may hold other values): not a weight
-      }
-      const { storage } = t;
-      const record = records.get(`${prefix}data/${storage.key}`);
-      if (record === undefined) {
-        fail(`tensor ${name}: its storage record data/${storage.key} is missing`);
-      }
-      const rec = record as ZipRecord;
-      if (rec.method !== 0) {
-        fail(`tensor ${name}: its storage record data/${storage.key} is compressed (torch.save stores them uncompressed)`);
-      }
-      const { width, dtype } = storage.type;
-      if (rec.size < storage.numel * width) {
-        fail(`tensor ${name}: its storage record data/${storage.key} has ${rec.size} bytes, the pickle says ${storage.numel * width} (truncated)`);
-      }
-      const count = t.size.reduce((a, b) => a * b, 1);
-      let expect = 1;
-      for (let d = t.size.length - 1; d >= 0; d--) {
-        if (t.size[d] !== 1 && t.stride[d] !== expect) {
-          fail(`tensor ${name} (shape [${t.size.join(', ')}], strides [${t.stride.join(', ')}]) is not contiguous; inferkit reads contiguous tensors (save it with .contiguous(), or publish model.safetensors)`);
-        }
-        expect *= t.size[d];
-      }
-      if (count > 0 && t.offset + count > storage.numel) {
-        fail(`tensor ${name} (${count} elements from ${t.offset}) runs past its storage of ${storage.numel}`);
-      }
-      const begin = rec.dataOffset + t.offset * width;
-      out.push({ name, dtype, shape: t.size, file, begin, end: begin + count * width });
-    }
-    return out;
+    return fail('not a PyTorch checkpoint (neither torch.save\'s zip nor its legacy pickle format)');
   } finally {
     closeSync(fd);
   }
+}
+
+type Fail = (why: string, cause?: unknown) => never;
+
+/** torch.save's zip: `<archive>/data.pkl` and one stored record `<archive>/data/<key>` per storage. */
+function zipTensors(fd: number, size: number, file: string, fail: Fail): TensorInfo[] {
+  const records = readZipRecords(fd, size, file);
+  const pickles = [...records.keys()].filter((n) => /^[^/]+\/data\.pkl$/.test(n) || n === 'data.pkl');
+  if (pickles.length !== 1) {
+    fail(pickles.length === 0 ? 'a zip archive without data.pkl (not a torch.save checkpoint)' : `a zip archive with ${pickles.length} data.pkl records`);
+  }
+  const prefix = pickles[0].slice(0, -'data.pkl'.length);
+  if (records.has(`${prefix}constants.pkl`)) {
+    fail('a TorchScript archive (torch.jit.save); inferkit reads state dicts saved by torch.save');
+  }
+  const order = records.get(`${prefix}byteorder`);
+  if (order !== undefined && readZipRecord(fd, order, file).toString('latin1') !== 'little') {
+    fail('saved big-endian; inferkit reads little-endian checkpoints');
+  }
+  const { state } = readStateDict(readZipRecord(fd, records.get(pickles[0]) as ZipRecord, file), 0, fail);
+  return tensorsOf(state, file, fail, (storage, name) => {
+    const record = records.get(`${prefix}data/${storage.key}`);
+    if (record === undefined) {
+      return fail(`tensor ${name}: its storage record data/${storage.key} is missing`);
+    }
+    if (record.method !== 0) {
+      fail(`tensor ${name}: its storage record data/${storage.key} is compressed (torch.save stores them uncompressed)`);
+    }
+    if (record.size < storage.numel * storage.type.width) {
+      fail(`tensor ${name}: its storage record data/${storage.key} has ${record.size} bytes, the pickle says ${storage.numel * storage.type.width} (truncated)`);
+    }
+    return record.dataOffset;
+  });
+}
+
+/**
+ * torch.save's legacy format: pickles of its magic number, protocol version and system info, the object (storages
+ * as persistent ids), the list of storage keys; then each storage in that order, its element count (int64) and its bytes.
+ */
+function legacyTensors(fd: number, size: number, file: string, fail: Fail): TensorInfo[] {
+  const head = Buffer.alloc(Math.min(size, LEGACY_HEAD_BYTES));
+  readSync(fd, head, 0, head.length, 0);
+  const plain = (start: number, what: string): { value: unknown; end: number } => {
+    try {
+      return unpickleAt(head, start, { globals: {} });
+    } catch (cause) {
+      return fail(`its legacy-format ${what} is not readable (${(cause as Error).message})`, cause);
+    }
+  };
+  const magic = plain(0, 'header');
+  if (magic.value !== LEGACY_MAGIC) {
+    fail('not a PyTorch checkpoint (a pickle without torch.save\'s magic number)');
+  }
+  const protocol = plain(magic.end, 'header');
+  if (protocol.value !== LEGACY_PROTOCOL) {
+    fail(`torch.save legacy protocol ${String(protocol.value)}; inferkit reads ${LEGACY_PROTOCOL}`);
+  }
+  const info = plain(protocol.end, 'system info');
+  if (info.value instanceof Map && info.value.get('little_endian') === false) {
+    fail('saved big-endian; inferkit reads little-endian checkpoints');
+  }
+  const { state, end, storages } = readStateDict(head, info.end, fail);
+  const keys = plain(end, 'storage list');
+  if (!Array.isArray(keys.value) || !keys.value.every((k) => typeof k === 'string')) {
+    fail('its legacy-format storage list is not a list of keys');
+  }
+  const starts = new Map<string, number>();
+  let at = keys.end;
+  const count = Buffer.alloc(8);
+  for (const key of keys.value as string[]) {
+    const storage = storages.get(key);
+    if (storage === undefined) {
+      fail(`its storage list names ${key}, which no tensor uses`);
+    }
+    if (readSync(fd, count, 0, 8, at) !== 8) {
+      fail(`storage ${key} starts at byte ${at} but the file has ${size} (truncated)`);
+    }
+    const numel = count.readBigInt64LE(0);
+    if (numel !== BigInt((storage as Storage).numel)) {
+      fail(`storage ${key} holds ${numel} elements, the pickle says ${(storage as Storage).numel}`);
+    }
+    starts.set(key, at + 8);
+    at += 8 + (storage as Storage).numel * (storage as Storage).type.width;
+    if (at > size) {
+      fail(`storage ${key} ends at byte ${at} but the file has ${size} (truncated)`);
+    }
+  }
+  return tensorsOf(state, file, fail, (storage, name) => starts.get(storage.key) ?? fail(`tensor ${name}: its storage ${storage.key} is not in the file's storage list`));
+}
+
+/** The object pickled at `start`, storages resolved (both formats' persistent ids). */
+function readStateDict(bytes: Uint8Array, start: number, fail: Fail): { state: Map<unknown, unknown>; end: number; storages: Map<string, Storage> } {
+  const storages = new Map<string, Storage>();
+  const views = new Map<string, Storage>();
+  let read: { value: unknown; end: number };
+  try {
+    read = unpickleAt(bytes, start, {
+      globals: GLOBALS,
+      persistentLoad: (pid) => {
+        // zip: ('storage', type, key, location, numel); legacy: the same and view metadata (view key, offset, size) or None.
+        const [kind, type, key, , numel, view] = Array.isArray(pid) ? pid : [];
+        if (kind !== 'storage' || !(type instanceof StorageType) || typeof key !== 'string' || !Number.isSafeInteger(numel)) {
+          throw new PickleError(`a persistent id other than a storage (${JSON.stringify(String(kind))})`);
+        }
+        let root = storages.get(key);
+        if (root === undefined) {
+          root = new Storage(type, key, numel as number);
+          storages.set(key, root);
+        }
+        if (view === undefined || view === null) {
+          return root;
+        }
+        const [viewKey, offset, viewSize] = Array.isArray(view) ? view : [];
+        if (typeof viewKey !== 'string' || !Number.isSafeInteger(offset) || !Number.isSafeInteger(viewSize) || (offset as number) < 0 || (offset as number) + (viewSize as number) > root.numel) {
+          throw new PickleError(`storage ${key} has a view that is not (key, offset, size) inside it`);
+        }
+        let v = views.get(viewKey);
+        if (v === undefined) {
+          v = new Storage(type, key, viewSize as number, root, offset as number);
+          views.set(viewKey, v);
+        }
+        return v;
+      },
+      build: (obj) => {
+        if (!(obj instanceof TorchTensor)) {
+          throw new PickleError('it sets the state of an object that is not a tensor');
+        }
+      },
+    });
+  } catch (cause) {
+    if (cause instanceof InferkitError) {
+      throw cause;
+    }
+    return fail(`its pickle is not a state dict inferkit reads: ${(cause as Error).message}`, cause);
+  }
+  if (!(read.value instanceof Map)) {
+    fail('holds no state dict (its pickle is not a dict of tensors)');
+  }
+  return { state: read.value as Map<unknown, unknown>, end: read.end, storages };
+}
+
+/** The state dict's tensors as byte ranges; `start(root storage, tensor name)` is where the root storage's bytes begin. */
+function tensorsOf(state: Map<unknown, unknown>, file: string, fail: Fail, start: (storage: Storage, name: string) => number): TensorInfo[] {
+  const out: TensorInfo[] = [];
+  for (const [name, t] of state) {
+    if (typeof name !== 'string' || !(t instanceof TorchTensor)) {
+      continue; // a non-tensor entry (torch state dicts may hold other values): not a weight
+    }
+    const view = t.storage;
+    const root = view.root ?? view;
+    const { width, dtype } = root.type;
+    const count = t.size.reduce((a, b) => a * b, 1);
+    let expect = 1;
+    for (let d = t.size.length - 1; d >= 0; d--) {
+      if (t.size[d] !== 1 && t.stride[d] !== expect) {
+        fail(`tensor ${name} (shape [${t.size.join(', ')}], strides [${t.stride.join(', ')}]) is not contiguous; inferkit reads contiguous tensors (save it with .contiguous(), or publish model.safetensors)`);
+      }
+      expect *= t.size[d];
+    }
+    if (count > 0 && t.offset + count > view.numel) {
+      fail(`tensor ${name} (${count} elements from ${t.offset}) runs past its storage of ${view.numel}`);
+    }
+    const begin = start(root, name) + (view.viewOffset + t.offset) * width;
+    out.push({ name, dtype, shape: t.size, file, begin, end: begin + count * width });
+  }
+  return out;
 }

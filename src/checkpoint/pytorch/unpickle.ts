@@ -29,11 +29,16 @@ const MAX_CONTAINER = 50_000_000;
 
 /** Reads one pickle from `bytes`. */
 export function unpickle(bytes: Uint8Array, options: UnpickleOptions): unknown {
+  return unpickleAt(bytes, 0, options).value;
+}
+
+/** Reads one pickle from `bytes` starting at byte `start`; `end` is the byte after its STOP (where the next pickle or data begins). */
+export function unpickleAt(bytes: Uint8Array, start: number, options: UnpickleOptions): { value: unknown; end: number } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stack: unknown[] = [];
   const marks: number[] = [];
   const memo = new Map<number, unknown>();
-  let pos = 0;
+  let pos = start;
 
   const need = (n: number): number => {
     if (n < 0 || pos + n > buf.length) {
@@ -165,7 +170,7 @@ export function unpickle(bytes: Uint8Array, options: UnpickleOptions): unknown {
         if (stack.length !== 1 || marks.length !== 0) {
           throw new PickleError(`the pickle stops with ${stack.length} values on its stack`);
         }
-        return stack[0];
+        return { value: stack[0], end: pos };
       case 0x28: // MARK
         marks.push(stack.length);
         break;
