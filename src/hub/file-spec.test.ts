@@ -30,7 +30,7 @@ describe('selectFiles', () => {
   it('lists every unmet requirement', () => {
     expect(selectFiles(TOKEN_CLASSIFICATION_FILES, has('tokenizer_config.json')).missing).toEqual([
       'config.json',
-      'one of (tokenizer.json, vocab.txt, spm.model, sentencepiece.bpe.model)',
+      'one of (tokenizer.json, vocab.txt, spm.model, sentencepiece.bpe.model, vocab.json)',
       'one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json)',
     ]);
   });
@@ -56,6 +56,14 @@ describe('selectFiles', () => {
 });
 
 describe('assertRepoPath', () => {
+  it('takes a chosen file\'s companions (vocab.json → merges.txt) and names one that is missing; never fetches them otherwise', () => {
+    const spec = TOKEN_CLASSIFICATION_FILES;
+    expect(selectFiles(spec, has('config.json', 'vocab.json', 'merges.txt', 'model.safetensors')).chosen).toEqual(['config.json', 'vocab.json', 'model.safetensors', 'merges.txt']);
+    expect(selectFiles(spec, has('config.json', 'tokenizer.json', 'vocab.json', 'merges.txt', 'model.safetensors')).chosen).toEqual(['config.json', 'tokenizer.json', 'model.safetensors']);
+    expect(selectFiles(spec, has('config.json', 'vocab.json', 'model.safetensors')).missing).toEqual(['merges.txt (beside vocab.json)']);
+    expect(candidatePaths(spec)).toContain('merges.txt');
+  });
+
   it('rejects paths that could escape the cache folder', () => {
     for (const bad of ['../x', 'a/../../b', '/etc/passwd', 'a\\b', '', 'a//b', './a']) {
       expect(() => assertRepoPath(bad), bad).toThrow(/Unsafe file path/);

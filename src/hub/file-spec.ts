@@ -11,6 +11,8 @@ export interface FileSpec {
   oneOf?: readonly (readonly string[])[];
   /** Taken when present, skipped silently otherwise. */
   optional?: readonly string[];
+  /** Files a chosen path needs beside it (`vocab.json` → `merges.txt`): required once that path is chosen, never fetched otherwise. */
+  companions?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Options of {@link tokenClassificationFiles}. */
@@ -38,8 +40,17 @@ export const XLMR_SPM_MODEL_FILE = 'sentencepiece.bpe.model';
 /** The SentencePiece model files inferkit reads (each family its own; see src/runtime/token-classification/sentencepiece/). */
 export const SENTENCEPIECE_MODEL_FILES = [SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE] as const;
 
-/** A token-classification repo's tokenizer, in preference order: tokenizer.json, BERT's vocab.txt, DeBERTa-v2/v3's spm.model, XLM-R's sentencepiece.bpe.model. */
-export const TOKENIZER_FILES = ['tokenizer.json', 'vocab.txt', ...SENTENCEPIECE_MODEL_FILES] as const;
+/** RoBERTa's byte-level BPE vocabulary and its merges (transformers' RobertaTokenizer's `vocab_file` and `merges_file`), read when a repo has no tokenizer.json. */
+export const BPE_VOCAB_FILE = 'vocab.json';
+export const BPE_MERGES_FILE = 'merges.txt';
+
+/**
+ * A token-classification repo's tokenizer, in preference order: tokenizer.json, BERT's vocab.txt, DeBERTa-v2/v3's
+ * spm.model, XLM-R's sentencepiece.bpe.model, RoBERTa's vocab.json (with merges.txt beside it: TOKENIZER_COMPANIONS).
+ */
+export const TOKENIZER_FILES = ['tokenizer.json', 'vocab.txt', ...SENTENCEPIECE_MODEL_FILES, BPE_VOCAB_FILE] as const;
+/** The tokenizer files that need another beside them. */
+export const TOKENIZER_COMPANIONS: Readonly<Record<string, readonly string[]>> = { [BPE_VOCAB_FILE]: [BPE_MERGES_FILE] };
 
 /**
  * The files of a token-classification repo besides its weights (config, tokenizer, tokenizer config): what
@@ -49,10 +60,12 @@ export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
   required: ['config.json'],
   oneOf: [TOKENIZER_FILES],
   optional: ['tokenizer_config.json', 'special_tokens_map.json'],
+  companions: TOKENIZER_COMPANIONS,
 };
 
 /**
- * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`, else `sentencepiece.bpe.model`;
+ * Files of a token-classification repo: `config.json`; `tokenizer.json`, else `vocab.txt`, else `spm.model`, else
+ * `sentencepiece.bpe.model`, else `vocab.json` with `merges.txt`;
  * `onnx/model.onnx` or `model.onnx`, else the checkpoint inferkit builds the graph from
  * (`model.safetensors`, else `pytorch_model.bin`, each single or sharded with an `.index.json` whose shards
  * `resolveModelGraph` fetches) — or,
@@ -65,6 +78,7 @@ export function tokenClassificationFiles(options: TokenClassificationFilesOption
     required: ['config.json'],
     oneOf: [TOKENIZER_FILES, [...graphs, ...CHECKPOINT_WEIGHT_FILES]],
     optional: ['tokenizer_config.json', 'special_tokens_map.json'],
+    companions: TOKENIZER_COMPANIONS,
   };
 }
 
@@ -96,7 +110,7 @@ export interface FileSelection {
 
 /** Every path a spec may ask for (for one `paths-info` call). */
 export function candidatePaths(spec: FileSpec): string[] {
-  const all = [...(spec.required ?? []), ...(spec.oneOf ?? []).flat(), ...(spec.optional ?? [])];
+  const all = [...(spec.required ?? []), ...(spec.oneOf ?? []).flat(), ...(spec.optional ?? []), ...Object.values(spec.companions ?? {}).flat()];
   return [...new Set(all)];
 }
 
@@ -124,6 +138,15 @@ export function selectFiles(spec: FileSpec, exists: (path: string) => boolean): 
   for (const p of spec.optional ?? []) {
     if (exists(p)) {
       chosen.add(p);
+    }
+  }
+  for (const p of [...chosen]) {
+    for (const c of spec.companions !== undefined && Object.hasOwn(spec.companions, p) ? spec.companions[p] : []) {
+      if (exists(c)) {
+        chosen.add(c);
+      } else {
+        missing.push(`${c} (beside ${p})`);
+      }
     }
   }
   return { chosen: [...chosen], missing };

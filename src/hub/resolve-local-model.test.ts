@@ -35,7 +35,7 @@ describe('resolveModel (local folders)', () => {
   it('lists every missing file, and says when the folder does not exist', async () => {
     const err = await resolveModel(join(root, 'half'), { files: TOKEN_CLASSIFICATION_FILES, cacheDir: root }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'model_not_found' });
-    expect((err as Error).message).toContain('config.json, one of (tokenizer.json, vocab.txt, spm.model, sentencepiece.bpe.model), one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json)');
+    expect((err as Error).message).toContain('config.json, one of (tokenizer.json, vocab.txt, spm.model, sentencepiece.bpe.model, vocab.json), one of (onnx/model.onnx, model.onnx, model.safetensors, model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json)');
     await expect(resolveModel(join(root, 'nope'), { cacheDir: root })).rejects.toMatchObject({
       code: 'model_not_found',
       message: expect.stringContaining('does not exist'),

@@ -5,6 +5,7 @@ import { piecesOfUnigram, writeSentencePieceModel } from '../fixtures/sentencepi
 import { toCamembertSentencePieceFolder, toXlmrSentencePieceFolder } from '../fixtures/xlmr-sentencepiece.js';
 import { loadTextTokenizer } from '../../src/runtime/token-classification/load-text-tokenizer.js';
 import type { Exchange } from './exchanges.js';
+import { toVocabMergesFolder } from '../fixtures/roberta-vocab-merges.js';
 
 /** The conformance sets of KServe's Hugging Face server on each token-classification family (folder beside `kserve-hf`). */
 export const FAMILY_SETS = [
@@ -30,6 +31,13 @@ export const SPM_SETS = [
   // CamembertTokenizer builds XLM-R's pipeline, so KServe's XLM-R answers hold.
   { family: 'roberta', folder: 'kserve-hf-xlmr', exchanges: 234, tokenizer: 'sentencepiece.bpe.model (CamemBERT)' },
 ] as const;
+
+/**
+ * The RoBERTa set replayed once more from `vocab.json` + `merges.txt` alone (its tokenizer.json's vocabulary and merges
+ * written as RobertaTokenizer saves them, then removed: test/fixtures/roberta-vocab-merges.ts), as older RoBERTa
+ * fine-tunes publish their tokenizer.
+ */
+export const BPE_VOCAB_SETS = [{ family: 'roberta', folder: 'kserve-hf-roberta', exchanges: 234, tokenizer: 'vocab.json + merges.txt' }] as const;
 
 /**
  * Sets replayed once more with their tokenizer.json rewritten as transformers 4 saved these families' files (most hub
@@ -106,7 +114,7 @@ export function setDir(folder: string): string {
  */
 export function safetensorsOnlyCopy(
   folder: string,
-  tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'sentencepiece.bpe.model (CamemBERT)' | 'tokenizer.json (transformers 4)' = 'tokenizer.json',
+  tokenizer: 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'sentencepiece.bpe.model (CamemBERT)' | 'tokenizer.json (transformers 4)' | 'vocab.json + merges.txt' = 'tokenizer.json',
 ): { modelDir: string; cacheDir: string } {
   const root = mkdtempSync(join(tmpdir(), `inferkit-${folder}-`));
   const modelDir = join(root, 'model');
@@ -119,6 +127,8 @@ export function safetensorsOnlyCopy(
     toXlmrSentencePieceFolder(modelDir);
   } else if (tokenizer === 'sentencepiece.bpe.model (CamemBERT)') {
     toCamembertSentencePieceFolder(modelDir);
+  } else if (tokenizer === 'vocab.json + merges.txt') {
+    toVocabMergesFolder(modelDir);
   } else if (tokenizer === 'tokenizer.json (transformers 4)') {
     const path = join(modelDir, 'tokenizer.json');
     const config = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { model_type: string };

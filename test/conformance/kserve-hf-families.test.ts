@@ -8,18 +8,18 @@ import type { V2InferRequest } from '../../src/contract/v2.js';
 import { loadExchanges, type Exchange } from './exchanges.js';
 import { compare, expectReplayed } from './kserve-compare.js';
 import { INTENDED_DIFFERENCES } from './kserve-differences.js';
-import { exchangeTexts, FAMILY_SETS, float32Retokenizes, LONG_TEXT_REASON, longTextCounterpart, readLogits, safetensorsOnlyCopy, setDir, SPM_SETS, TRANSFORMERS4_SETS } from './kserve-families.js';
+import { BPE_VOCAB_SETS, exchangeTexts, FAMILY_SETS, float32Retokenizes, LONG_TEXT_REASON, longTextCounterpart, readLogits, safetensorsOnlyCopy, setDir, SPM_SETS, TRANSFORMERS4_SETS } from './kserve-families.js';
 import { ReplayServers } from './kserve-replay.js';
 
 // Every recorded exchange of every token-classification family (BERT, DistilBERT, RoBERTa, XLM-R, DeBERTa-v3), replayed
 // against inferkit loading the model from config.json + model.safetensors alone (the onnx/ folder is not
 // copied): served on 127.0.0.1 and in-kernel. Raw logits are compared with transformers' (logits.json). DeBERTa-v3 and
 // XLM-R run twice more: with only their SentencePiece model file for a tokenizer (SPM_SETS), and with the tokenizer.json
-// transformers 4 wrote (TRANSFORMERS4_SETS).
+// transformers 4 wrote (TRANSFORMERS4_SETS); RoBERTa once more from vocab.json + merges.txt alone (BPE_VOCAB_SETS).
 const LOGIT_TOLERANCE = 1e-4; // the sets' READMEs: "about 1e-4 (absolute)"
 
-for (const set of [...FAMILY_SETS, ...SPM_SETS, ...TRANSFORMERS4_SETS]) {
-  const tokenizer = 'tokenizer' in set ? (set as (typeof SPM_SETS | typeof TRANSFORMERS4_SETS)[number]).tokenizer : 'tokenizer.json';
+for (const set of [...FAMILY_SETS, ...SPM_SETS, ...TRANSFORMERS4_SETS, ...BPE_VOCAB_SETS]) {
+  const tokenizer = 'tokenizer' in set ? (set as (typeof SPM_SETS | typeof TRANSFORMERS4_SETS | typeof BPE_VOCAB_SETS)[number]).tokenizer : 'tokenizer.json';
   const exchanges = loadExchanges(setDir(set.folder));
   const byId = new Map(exchanges.map((e) => [e.id, e]));
   const copy = safetensorsOnlyCopy(set.folder, tokenizer);

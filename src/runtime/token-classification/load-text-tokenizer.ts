@@ -9,6 +9,7 @@ import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './be
 import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
+import { robertaTokenizerJson } from './byte-level-bpe/roberta-tokenizer-json.js';
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
 import { asClassBuildsIt, sentencePieceFamilies, sentencePieceFamily } from './sentencepiece/sentencepiece-tokenizers.js';
 import { tokenizerAbortProblem } from './tokenizer-json-aborts.js';
@@ -17,7 +18,7 @@ import type { EncodedText } from './encoded-text.js';
 export type { EncodedText } from './encoded-text.js';
 
 /** Where the effective lower-casing came from (see {@link loadTextTokenizer}). */
-export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'default';
+export type LowerCaseSource = 'option' | 'tokenizer_config' | 'tokenizer.json' | 'spm.model' | 'sentencepiece.bpe.model' | 'vocab.json' | 'default';
 /** A SentencePiece model file inferkit reads (one of LowerCaseSource's, which the compiler holds it to where a source is named). */
 type SentencePieceFile = (typeof SENTENCEPIECE_MODEL_FILES)[number];
 /** Where the effective maximum length came from. */
@@ -68,7 +69,7 @@ const UNSET_MAX_LENGTH = 1e9;
  * with the normaliser and pre-tokenizer transformers 5's class builds, as KServe 0.20 loads it), else a BERT
  * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`), else the
  * tokenizer.json transformers makes of a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's
- * `sentencepiece.bpe.model` (./sentencepiece/).
+ * `sentencepiece.bpe.model` (./sentencepiece/), or of RoBERTa's `vocab.json` + `merges.txt` (./byte-level-bpe/).
  *
  * Lower-casing precedence (first that applies): `disableLowerCase` option (true → keep case,
  * false → lower-case; KServe passes `do_lower_case = not --disable_lower_case`) >
@@ -98,11 +99,13 @@ export async function loadTextTokenizer(
   const tokenizerClass = tokConfig.tokenizer_class ?? classOfModelType(config.model_type);
   // A tokenizer.json (with the pipeline of a class transformers 5 builds itself), or the one transformers makes of a
   // SentencePiece model; else BERT's vocab.txt.
-  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | SentencePieceFile } | undefined = files.tokenizerJson
+  const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | SentencePieceFile | 'vocab.json' } | undefined = files.tokenizerJson
     ? { json: asClassBuildsIt(await readTokenizerJson(files.tokenizerJson), tokenizerClass, tokConfig), path: files.tokenizerJson, name: 'tokenizer.json' }
     : files.vocabTxt === undefined && files.spmModel !== undefined
       ? await spmTokenizerJson(files.spmModel, config, tokConfig)
-      : undefined;
+      : files.vocabTxt === undefined && files.bpeVocab !== undefined
+        ? await bpeTokenizerJson(files.bpeVocab, config, tokConfig)
+        : undefined;
   if (lowercaseSource === undefined) {
     lowercaseSource = source?.name ?? 'default';
   }
@@ -238,6 +241,21 @@ async function spmTokenizerJson(
     throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
   }
   return { json: family.build(readSentencePieceModel(bytes, path), tokConfig, path), path, name: family.file };
+}
+
+/** The model types whose tokenizer transformers builds from `vocab.json` + `merges.txt` (byte-level BPE), as inferkit does (./byte-level-bpe/). */
+const BPE_VOCAB_MODEL_TYPES: readonly string[] = ['roberta'];
+
+/** The tokenizer.json transformers makes of a RoBERTa repo's `vocab.json` + `merges.txt`; another model type fails naming it. */
+async function bpeTokenizerJson(files: { vocab: string; merges: string }, config: TokenClassConfig, tokConfig: Record<string, unknown>): Promise<{ json: Record<string, unknown>; path: string; name: 'vocab.json' }> {
+  if (!BPE_VOCAB_MODEL_TYPES.includes(config.model_type ?? '')) {
+    throw new InferkitError(
+      'model_load_failed',
+      `${files.vocab}: inferkit reads vocab.json + merges.txt for the config.json model_type ${BPE_VOCAB_MODEL_TYPES.map((t) => JSON.stringify(t)).join(', ')} only, and this model's model_type is ${JSON.stringify(config.model_type ?? null)}: its repo needs a tokenizer.json`,
+      { param: 'model_type' },
+    );
+  }
+  return { json: await robertaTokenizerJson(files.vocab, files.merges, tokConfig), path: files.vocab, name: 'vocab.json' };
 }
 
 /** transformers' tokenizer class for a config.json `model_type`, where it decides lower-casing (see honoursLowerCase). */

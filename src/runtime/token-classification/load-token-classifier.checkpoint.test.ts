@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editJson } from '../../../test/fixtures/edit-json.js';
 import { writeSafetensorsFile } from '../../../test/fixtures/safetensors-file.js';
 import { startMockHub, type MockHub } from '../../../test/fixtures/mock-hub.js';
+import { toVocabMergesFolder } from '../../../test/fixtures/roberta-vocab-merges.js';
 import { toXlmrSentencePieceFolder } from '../../../test/fixtures/xlmr-sentencepiece.js';
 import { openCheckpoint } from '../../checkpoint/safetensors.js';
 import { loadTokenClassifier, type TokenClassifierOptions } from './load-token-classifier.js';
@@ -70,7 +71,14 @@ beforeAll(async () => {
   copyModel('kserve-hf-xlmr', 'xlmr', false);
   // An XLM-R repo as older fine-tunes publish it: sentencepiece.bpe.model, no tokenizer.json (its embedding rows in that file's ids).
   xlmrSpm = toXlmrSentencePieceFolder(copyModel('kserve-hf-xlmr', 'xlmr-spm', false));
-  hub = await startMockHub({ repos: { 'org/bert-both': { dir: join(root, 'bert-both') }, 'org/xlmr-spm': { dir: join(root, 'xlmr-spm') } } });
+  // RoBERTa repos as older fine-tunes publish them: vocab.json + merges.txt only, or beside a tokenizer.json.
+  const robertaBpe = copyModel('kserve-hf-roberta', 'roberta-bpe', false, toVocabMergesFolder);
+  const robertaAll = copyModel('kserve-hf-roberta', 'roberta-all', false);
+  cpSync(join(robertaBpe, 'vocab.json'), join(robertaAll, 'vocab.json'));
+  cpSync(join(robertaBpe, 'merges.txt'), join(robertaAll, 'merges.txt'));
+  hub = await startMockHub({
+    repos: { 'org/bert-both': { dir: join(root, 'bert-both') }, 'org/xlmr-spm': { dir: join(root, 'xlmr-spm') }, 'org/roberta-bpe': { dir: robertaBpe }, 'org/roberta-all': { dir: robertaAll } },
+  });
 });
 afterAll(async () => {
   await hub.close();
@@ -149,6 +157,26 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
       await Promise.all([fromHub.dispose(), fromJson.dispose()]);
     }
     expect(xlmrSpm.idOf(4)).toBe(2999); // <mask>: last in the file's ids, 5th in the set's
+  });
+
+  it('loads a RoBERTa hub repo whose tokenizer is vocab.json + merges.txt: fetches both and not tokenizer.json, answers as from tokenizer.json; a repo with all three fetches tokenizer.json only', async () => {
+    const fetched = async (id: string, cacheDir: string): Promise<{ files: string[]; ids: number[][] }> => {
+      const files: string[] = [];
+      const c = await loadTokenClassifier(id, { hubUrl: hub.url, cacheDir: join(root, cacheDir), onProgress: (e) => void (e.type === 'file-done' && files.push(e.file)) });
+      try {
+        return { files, ids: (await c.predictTokenIds(TEXTS)).classIds };
+      } finally {
+        await c.dispose();
+      }
+    };
+    const bpe = await fetched('org/roberta-bpe', 'hub-roberta-bpe');
+    expect(bpe.files).toEqual(expect.arrayContaining(['vocab.json', 'merges.txt', 'model.safetensors']));
+    expect(bpe.files).not.toContain('tokenizer.json');
+    const all = await fetched('org/roberta-all', 'hub-roberta-all');
+    expect(all.files).toContain('tokenizer.json');
+    expect(all.files).not.toContain('vocab.json');
+    expect(all.files).not.toContain('merges.txt');
+    expect(bpe.ids).toEqual(all.ids);
   });
 
   it('builds CamembertForTokenClassification as the RoBERTa network it is: transformers\' logits of the same weights within 1e-4', async () => {

@@ -183,7 +183,7 @@ async function locate(source: TokenClassifierSource, options: TokenClassifierOpt
   } catch (err) {
     if (local && isInferkitError(err) && err.code === 'model_not_found') {
       const graph = quantized ? `${TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS.join(' or ')} (asked for by quantized: true; load without it for the full-precision graph)` : TOKEN_CLASSIFICATION_GRAPHS.join(' or ');
-      const needs = `a token-classification folder holds config.json, tokenizer.json (or vocab.txt), and ${graph} or a checkpoint (${CHECKPOINT_WEIGHT_FILES.join(', ')})`;
+      const needs = `a token-classification folder holds config.json, tokenizer.json (or vocab.txt, spm.model, sentencepiece.bpe.model, vocab.json + merges.txt), and ${graph} or a checkpoint (${CHECKPOINT_WEIGHT_FILES.join(', ')})`;
       throw new InferkitError('model_load_failed', `${err.message} (${needs})`, { cause: err });
     }
     throw err;

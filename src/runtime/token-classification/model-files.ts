@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseContract } from '../../contract/parse.js';
 import { InferkitError } from '../../errors.js';
-import { SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS } from '../../hub/file-spec.js';
+import { BPE_MERGES_FILE, BPE_VOCAB_FILE, SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS } from '../../hub/file-spec.js';
 
 /** The parts of `config.json` token classification reads. Other fields are kept. */
 export const TokenClassConfigSchema = z.looseObject({
@@ -42,6 +42,8 @@ export interface TokenClassFiles {
   vocabTxt: string | undefined;
   /** A SentencePiece model (DeBERTa-v2/v3's `spm.model`, XLM-R's or CamemBERT's `sentencepiece.bpe.model`): read where the repo has neither tokenizer.json nor vocab.txt. */
   spmModel?: string | undefined;
+  /** RoBERTa's byte-level BPE files (`vocab.json` and `merges.txt`): read where the repo has no other tokenizer file. */
+  bpeVocab?: { vocab: string; merges: string } | undefined;
   tokenizerConfig: string | undefined;
 }
 
@@ -64,7 +66,8 @@ export interface FindTokenClassFilesOptions {
 /**
  * Finds the files of a token-classification repo in `dir`: `config.json`, `onnx/model.onnx`
  * (else `model.onnx`; with `quantized`, only `onnx/model_quantized.onnx`), `tokenizer.json`
- * and/or `vocab.txt` (or a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's `sentencepiece.bpe.model`), optional `tokenizer_config.json`.
+ * and/or `vocab.txt` (or a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's `sentencepiece.bpe.model`; or RoBERTa's
+ * `vocab.json` + `merges.txt`), optional `tokenizer_config.json`.
  * `known` (repo path → local path, as `resolveModel` returns) is consulted first.
  */
 export async function findTokenClassFiles(
@@ -86,15 +89,27 @@ export async function findTokenClassFiles(
   const tokenizerJson = await pick('tokenizer.json');
   const vocabTxt = await pick('vocab.txt');
   const spmModel = tokenizerJson || vocabTxt ? undefined : await pick(...SENTENCEPIECE_MODEL_FILES);
+  const vocabJson = tokenizerJson || vocabTxt || spmModel ? undefined : await pick(BPE_VOCAB_FILE);
+  const merges = vocabJson ? await pick(BPE_MERGES_FILE) : undefined;
   const missing = [
     config ? undefined : 'config.json',
     model ? undefined : options.quantized ? `${TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS.join(', ')} (asked for by quantized: true; load without it for the full-precision graph)` : `${TOKEN_CLASSIFICATION_GRAPHS[0]} (or ${TOKEN_CLASSIFICATION_GRAPHS.slice(1).join(', ')})`,
-    tokenizerJson || vocabTxt || spmModel ? undefined : `tokenizer.json (or vocab.txt, or a SentencePiece model: ${SENTENCEPIECE_MODEL_FILES.join(', ')})`,
+    tokenizerJson || vocabTxt || spmModel || vocabJson ? undefined : `tokenizer.json (or vocab.txt, or a SentencePiece model: ${SENTENCEPIECE_MODEL_FILES.join(', ')}, or ${BPE_VOCAB_FILE} + ${BPE_MERGES_FILE})`,
+    vocabJson && !merges ? `${BPE_MERGES_FILE} (beside ${BPE_VOCAB_FILE})` : undefined,
   ].filter((m): m is string => m !== undefined);
   if (!config || !model || missing.length > 0) {
     throw new InferkitError('model_load_failed', `Token-classification model in ${dir} lacks ${missing.join(', ')}`);
   }
-  return { dir, config, model, tokenizerJson, vocabTxt, ...(spmModel !== undefined ? { spmModel } : {}), tokenizerConfig: await pick('tokenizer_config.json') };
+  return {
+    dir,
+    config,
+    model,
+    tokenizerJson,
+    vocabTxt,
+    ...(spmModel !== undefined ? { spmModel } : {}),
+    ...(vocabJson !== undefined && merges !== undefined ? { bpeVocab: { vocab: vocabJson, merges } } : {}),
+    tokenizerConfig: await pick('tokenizer_config.json'),
+  };
 }
 
 /** Reads and parses a JSON file with `schema`; `model_load_failed` names the file on any problem. */

@@ -134,7 +134,7 @@ describe('loadTextTokenizer on a DeBERTa-v3 repo with only spm.model', () => {
     // transformers' XLMRobertaTokenizer reads sentencepiece.bpe.model, not DeBERTa's spm.model.
     await expect(loadTextTokenizer(files, { model_type: 'xlm-roberta' }, {})).rejects.toThrow(/spm\.model: transformers' XLMRobertaTokenizer \(config\.json model_type "xlm-roberta"\) reads sentencepiece\.bpe\.model, and this repo has spm\.model/);
     rmSync(join(dir, 'spm.model'));
-    await expect(findTokenClassFiles(dir, {}, NO_GRAPH)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or a SentencePiece model: spm\.model, sentencepiece\.bpe\.model\)/);
+    await expect(findTokenClassFiles(dir, {}, NO_GRAPH)).rejects.toThrow(/lacks tokenizer\.json \(or vocab\.txt, or a SentencePiece model: spm\.model, sentencepiece\.bpe\.model, or vocab\.json \+ merges\.txt\)/);
   });
 });
 
