@@ -28,8 +28,8 @@ export interface TensorInfo {
 
 /**
  * A model checkpoint as its authors publish it: `config.json` plus `model.safetensors` (or a sharded
- * `model.safetensors.index.json`), or PyTorch's `pytorch_model.bin` (or its sharded index). Tensors are read one at a time from disk on request, so building a
- * graph never holds the file and its float32 copy at once.
+ * `model.safetensors.index.json`), or PyTorch's `pytorch_model.bin` (or its sharded index). Tensors are read one at
+ * a time from disk on request, so building a graph never holds the file and its float32 copy at once.
  */
 export interface Checkpoint {
   /** The folder. */
