@@ -4,9 +4,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import type { ModelMemory } from '../../src/runtime/model-memory/model-memory.js';
+import { bodyText, loadExchanges } from '../conformance/exchanges.js';
+import { expectReplayed } from '../conformance/kserve-compare.js';
+import { pytorchBinCopy } from '../fixtures/torch-save.js';
 import { waitForText } from '../fixtures/wait-for-text.js';
-import { http } from './server-http.js';
+import { http, isvc } from './server-http.js';
 
 const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
 const MAIN = resolve(process.cwd(), 'src/cli/main.ts');
@@ -135,4 +139,40 @@ describe('inferkit serve (child process): memory per model at start-up', () => {
       expect(Date.parse(phases[i].startedAt)).toBeGreaterThanOrEqual(Date.parse(phases[i - 1].endedAt));
     }
   }, 90_000);
+});
+
+describe('inferkit serve (child process): checkpoints published as pytorch_model.bin', () => {
+  // DeBERTa-v3 and XLM-R folders holding only pytorch_model.bin (as older hub fine-tunes ship them): every V1 and V2
+  // exchange KServe answered 200 under the sets' default args is answered as KServe answered it.
+  const sets = [
+    { folder: 'kserve-hf-deberta-v3', name: 'deberta' },
+    { folder: 'kserve-hf-xlmr', name: 'xlmr' },
+  ];
+  it('loads both from pytorch_model.bin and answers every recorded V1 and V2 exchange of their default args as KServe did', async () => {
+    cache = await mkdtemp(join(tmpdir(), 'inferkit-serve-bin-'));
+    const root = cache;
+    const manifests = sets.map((s) => {
+      const dir = pytorchBinCopy(resolve(process.cwd(), '../shared/conformance', s.folder, 'model'), join(root, s.name));
+      return stringify(isvc(s.name, { args: [`--model_id=${dir}`, '--task=token_classification', '--backend=huggingface'] }));
+    });
+    const file = join(root, 'models.yaml');
+    await writeFile(file, manifests.join('---\n'));
+    const { proc, output, url } = await startServe([file, '--port', '0'], { INFERKIT_CACHE: join(root, 'cache'), INFERKIT_OFFLINE: '1' });
+    await waitForText(proc, output, /models loaded:/, 60_000);
+    expect(output.text).not.toMatch(/FAILED/);
+    let sent = 0;
+    for (const s of sets) {
+      const args = `--model_name=${s.name} --model_id=./model --task=token_classification --backend=huggingface`;
+      const exchanges = loadExchanges(resolve(process.cwd(), '../shared/conformance', s.folder)).filter(
+        (e) => (e.kind === 'v1_predict' || e.kind === 'v2_infer') && e.response.status === 200 && e.server_args.join(' ') === args,
+      );
+      expect(exchanges.length, s.folder).toBeGreaterThan(50);
+      for (const e of exchanges) {
+        const body = bodyText(e);
+        expectReplayed(e, await http(url, e.request.path, { method: e.request.method, headers: e.request.headers, ...(body === undefined ? {} : { body }) }), undefined);
+        sent++;
+      }
+    }
+    expect(sent).toBe(180);
+  }, 120_000);
 });
