@@ -21,9 +21,14 @@ export interface TensorInfo {
   shape: number[];
   /** Absolute path of the weight file (`.safetensors`, or a torch.save zip whose stored record holds the bytes). */
   file: string;
-  /** Byte range in that file (absolute offsets). */
+  /** Byte range in that file (absolute offsets); for a strided tensor, the span from its first element to its last. */
   begin: number;
   end: number;
+  /**
+   * Element strides of a tensor saved non-contiguous (a torch.save'd transposed view, say), its first element at
+   * `begin`; absent for the row-major layout safetensors always has.
+   */
+  strides?: number[];
 }
 
 /**
@@ -189,18 +194,27 @@ class FileCheckpoint implements Checkpoint {
       throw new InferkitError('model_load_failed', `${t.file}: tensor ${name} is ${t.dtype}; inferkit reads ${FLOAT_DTYPES.join(', ')}`);
     }
     const n = t.end - t.begin;
+    if (t.strides !== undefined) {
+      return gather(toFloat32(t.dtype, this.read(t, Buffer.alloc(n))), t.shape, t.strides);
+    }
     // F32 on a little-endian host: read straight into the result (no second copy of the tensor).
     const direct = t.dtype === 'F32' && LITTLE_ENDIAN ? new Float32Array(n / 4) : undefined;
-    const bytes = direct ? new Uint8Array(direct.buffer) : Buffer.alloc(n);
+    const bytes = this.read(t, direct ? new Uint8Array(direct.buffer) : Buffer.alloc(n));
+    return direct ?? toFloat32(t.dtype, bytes);
+  }
+
+  /** Fills `bytes` from the tensor's first byte on. */
+  private read(t: TensorInfo, bytes: Uint8Array): Uint8Array {
+    const n = bytes.byteLength;
     let got = 0;
     while (got < n) {
       const r = readSync(this.fd(t.file), bytes, got, n - got, t.begin + got);
       if (r === 0) {
-        throw new InferkitError('model_load_failed', `${t.file}: tensor ${name} is cut short (${got} of ${n} bytes)`);
+        throw new InferkitError('model_load_failed', `${t.file}: tensor ${t.name} is cut short (${got} of ${n} bytes)`);
       }
       got += r;
     }
-    return direct ?? toFloat32(t.dtype, bytes);
+    return bytes;
   }
 
   byteSize(): number {
@@ -226,6 +240,26 @@ class FileCheckpoint implements Checkpoint {
     }
     return fd;
   }
+}
+
+/** The row-major copy of a strided tensor whose elements lie in `span` (its first element at 0). */
+function gather(span: Float32Array, shape: readonly number[], strides: readonly number[]): Float32Array {
+  const out = new Float32Array(shape.reduce((a, b) => a * b, 1));
+  const index = new Array<number>(shape.length).fill(0);
+  let at = 0;
+  for (let i = 0; i < out.length; i++) {
+    out[i] = span[at];
+    for (let d = shape.length - 1; d >= 0; d--) {
+      index[d]++;
+      at += strides[d];
+      if (index[d] < shape[d]) {
+        break;
+      }
+      at -= strides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+  return out;
 }
 
 /** Little-endian F32/F16/BF16 bytes → float32 values (exact: both half formats widen without rounding). */

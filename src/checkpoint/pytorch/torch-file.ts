@@ -87,7 +87,7 @@ const LEGACY_HEAD_BYTES = 64 << 20;
  * then the storages back to back). The pickle is read by a data-only reader (`unpickle.ts`) that knows a state dict's
  * few globals and refuses every other, so no code in the file runs. Errors (`model_load_failed`) name the file and
  * what is wrong: a TorchScript archive, a global that is not a state dict's, a storage missing or short, a tensor
- * that is not contiguous, a big-endian file.
+ * past its storage, a big-endian file. A tensor saved non-contiguous (a transposed view) is read through its strides.
  */
 export function readTorchFile(file: string): TensorInfo[] {
   const fail = (why: string, cause?: unknown): never => {
@@ -266,17 +266,19 @@ function tensorsOf(state: Map<unknown, unknown>, file: string, fail: Fail, start
     const { width, dtype } = root.type;
     const count = t.size.reduce((a, b) => a * b, 1);
     let expect = 1;
+    let contiguous = true;
     for (let d = t.size.length - 1; d >= 0; d--) {
-      if (t.size[d] !== 1 && t.stride[d] !== expect) {
-        fail(`tensor ${name} (shape [${t.size.join(', ')}], strides [${t.stride.join(', ')}]) is not contiguous; inferkit reads contiguous tensors (save it with .contiguous(), or publish model.safetensors)`);
-      }
+      contiguous &&= t.size[d] === 1 || t.stride[d] === expect;
       expect *= t.size[d];
     }
-    if (count > 0 && t.offset + count > view.numel) {
-      fail(`tensor ${name} (${count} elements from ${t.offset}) runs past its storage of ${view.numel}`);
+    // Elements span from the first to the last index's (strides are non-negative), inside the storage.
+    const span = count === 0 ? 0 : 1 + t.size.reduce((a, size, d) => a + (size - 1) * t.stride[d], 0);
+    if (t.offset + span > view.numel) {
+      fail(`tensor ${name} (shape [${t.size.join(', ')}], strides [${t.stride.join(', ')}] from element ${t.offset}) runs past its storage of ${view.numel}`);
     }
     const begin = start(root, name) + (view.viewOffset + t.offset) * width;
-    out.push({ name, dtype, shape: t.size, file, begin, end: begin + count * width });
+    // A non-contiguous tensor (a transposed view saved as such) is read through its strides.
+    out.push({ name, dtype, shape: t.size, file, begin, end: begin + (contiguous ? count : span) * width, ...(contiguous ? {} : { strides: [...t.stride] }) });
   }
   return out;
 }
