@@ -162,11 +162,11 @@ export function servedForecastModel(model: ForecastModel): ForecastServedModel {
  * folder; `inferkit/ner-fixture` = the generated offline fixture) through `loadTokenClassifier` with
  * `--disable_lower_case`, `--disable_special_tokens`, `--max_model_len` (or `--max_length`), `--return_probabilities`,
  * `--return_raw_logits` and `--return_offsets_mapping`; a repo without ONNX graph (or `--graph_source=checkpoint`)
- * has its graph built from `model.safetensors` (`--onnx_variant=quantized`: int8). Forecast: `--model_id` `seasonal-naive`, `naive`,
+ * has its graph built from `model.safetensors` or `pytorch_model.bin` (`--onnx_variant=quantized`: int8). Forecast: `--model_id` `seasonal-naive`, `naive`,
  * `theta`, `auto-ets` (also `autoets`, `ets`) or `mstl` (optionally `baseline/…`) → offline baseline, with
  * `--season=N` (season override), for MSTL `--seasonal_periods=48,336`, and for AutoETS
  * `--max_context=N` (fit only the last N values, N ≥ 5; default max(10 seasons, 1000)); anything else →
- * a transformer forecaster (hub id or folder; an ONNX graph or `config.json` + `model.safetensors`) through
+ * a transformer forecaster (hub id or folder; an ONNX graph or `config.json` + `model.safetensors` or `pytorch_model.bin`) through
  * `loadForecastModel`, which picks the family's loader by `config.json` → `architectures`. Both answer to `--model_name`.
  * A service with an arg its model does not use (`--season` on Chronos-Bolt, `--seasonal_periods` on
  * theta, `--onnx_variant` on a forecaster…) fails its load with a `config` error naming the arg.
