@@ -11,7 +11,7 @@ import type { ForecastModel } from './forecast-model.js';
 
 /** Options of {@link loadChronosBolt}: model options plus hub options (token, cache, offline …). */
 export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files'> {
-  /** Build the graph from `model.safetensors` even when the repo publishes an ONNX graph too (only the checkpoint is downloaded). @default false */
+  /** Build the graph from the checkpoint (`model.safetensors`, else `pytorch_model.bin`) even when the repo publishes an ONNX graph too (only the checkpoint is downloaded). @default false */
   preferCheckpoint?: boolean;
 }
 

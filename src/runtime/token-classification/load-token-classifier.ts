@@ -51,8 +51,8 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   quantized?: boolean;
   /**
    * Where the graph comes from: `auto` runs the repo's published ONNX graph when it has one, else builds
-   * it from `config.json` + `model.safetensors` (BERT, DistilBERT, RoBERTa, XLM-RoBERTa, Electra, DeBERTa-v2/v3);
-   * `checkpoint` builds from the safetensors even when an ONNX graph is published (only the checkpoint's
+   * it from `config.json` + `model.safetensors` or `pytorch_model.bin` (BERT, DistilBERT, RoBERTa, XLM-RoBERTa,
+   * CamemBERT, Electra, DeBERTa-v2/v3); `checkpoint` builds from the checkpoint even when an ONNX graph is published (only the checkpoint's
    * files are fetched). Built graphs are cached under `<cacheDir>/graphs/`. (`--graph_source`)
    * @default 'auto'
    */
