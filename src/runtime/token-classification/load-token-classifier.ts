@@ -52,8 +52,8 @@ export interface TokenClassifierOptions extends Partial<Omit<ResolveModelOptions
   /**
    * Where the graph comes from: `auto` runs the repo's published ONNX graph when it has one, else builds
    * it from `config.json` + `model.safetensors` or `pytorch_model.bin` (BERT, DistilBERT, RoBERTa, XLM-RoBERTa,
-   * CamemBERT, Electra, DeBERTa-v2/v3); `checkpoint` builds from the checkpoint even when an ONNX graph is published (only the checkpoint's
-   * files are fetched). Built graphs are cached under `<cacheDir>/graphs/`. (`--graph_source`)
+   * CamemBERT, Electra, DeBERTa-v2/v3); `checkpoint` builds from the checkpoint even when an ONNX graph is
+   * published (only the checkpoint's files are fetched). Built graphs are cached under `<cacheDir>/graphs/`. (`--graph_source`)
    * @default 'auto'
    */
   graphSource?: 'auto' | 'checkpoint';
