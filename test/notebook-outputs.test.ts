@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './fixtures/temp-dirs.js';
 
 const run = promisify(execFile);
 const PY = '/usr/bin/python3';
@@ -37,7 +37,7 @@ describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs
   });
 
   it('compare outputs with volatile parts masked (here a port), and fail on any other change', async () => {
-    const fresh = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));
+    const fresh = tempDir('inferkit-nbcheck-');
     await cp('notebooks', fresh, { recursive: true });
     expect((await check(fresh)).code).toBe(0);
 
@@ -62,7 +62,7 @@ describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs
     expect(stale.stderr).toContain(`03-forecast-request.ipynb cell ${answerCell.id}`);
 
     // An interactive chart: another PNG and model output differing in the last digits match; another trace name does not.
-    const figDir = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));
+    const figDir = tempDir('inferkit-nbcheck-');
     await cp('notebooks', figDir, { recursive: true });
     const figFile = join(figDir, '04-batch-forecast.ipynb');
     const nb4 = JSON.parse(await readFile(figFile, 'utf8')) as { cells: Cell[] };
@@ -81,7 +81,7 @@ describe('stored notebooks (scripts/build-notebooks.py, scripts/notebook-outputs
     expect(await setChart(chart.replace('"name":"history"', '"name":"past"'))).toBe(1);
 
     // A cell that prints something in a fresh run but carries no output in notebooks/ is stale too.
-    const empty = await mkdtemp(join(tmpdir(), 'inferkit-nbcheck-'));
+    const empty = tempDir('inferkit-nbcheck-');
     await cp('notebooks', empty, { recursive: true });
     const nb1 = JSON.parse(await readFile(join(empty, '01-manifests.ipynb'), 'utf8')) as { cells: Cell[] };
     nb1.cells.find((c) => (c.outputs ?? []).length > 0)?.outputs?.push({ output_type: 'stream', text: 'new line\n' });

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSafetensorsFile } from '../../test/fixtures/safetensors-file.js';
@@ -7,9 +6,10 @@ import { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { createSession, float32Tensor } from '../runtime/ort.js';
 import { cachedGraph } from './graph-cache.js';
 import { openCheckpoint } from './safetensors.js';
+import { tempDir } from '../../test/fixtures/temp-dirs.js';
 
 function checkpointDir(weights: Float32Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'inferkit-gc-'));
+  const dir = tempDir('inferkit-gc-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ architectures: ['Test'] }));
   writeSafetensorsFile(join(dir, 'model.safetensors'), [{ name: 'w', dtype: 'F32', shape: [weights.length], bytes: new Uint8Array(weights.buffer) }]);
   return dir;
@@ -19,7 +19,7 @@ describe('cachedGraph', () => {
   it('writes lazily read weights as external data that onnxruntime runs, then reuses the graph', async () => {
     const weights = Float32Array.from({ length: 1000 }, (_, i) => i / 7);
     const ck = await openCheckpoint(checkpointDir(weights));
-    const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-cache-'));
+    const cacheDir = tempDir('inferkit-cache-');
     let builds = 0;
     const build = (): OnnxGraphBuilder => {
       builds++;
@@ -48,7 +48,7 @@ describe('cachedGraph', () => {
 
   it('leaves nothing behind when the build fails', async () => {
     const ck = await openCheckpoint(checkpointDir(new Float32Array(4)));
-    const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-cache-'));
+    const cacheDir = tempDir('inferkit-cache-');
     await expect(cachedGraph(ck, { family: 'test', builderVersion: 1, cacheDir }, () => {
       const g = new OnnxGraphBuilder();
       g.lazyFloat32('w', [4096], () => ck.float32('w', [4096]));

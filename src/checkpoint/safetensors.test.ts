@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSafetensorsFile as writeSafetensors } from '../../test/fixtures/safetensors-file.js';
 import { openCheckpoint } from './safetensors.js';
+import { tempDir } from '../../test/fixtures/temp-dirs.js';
 
 function folder(config: object = { architectures: ['BertForTokenClassification'] }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'inferkit-st-'));
+  const dir = tempDir('inferkit-st-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   return dir;
 }

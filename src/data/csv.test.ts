@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInferkitError } from '../errors.js';
 import { parseCsv, parseCsvFrame, readCsv, toCsv, writeCsv } from './csv.js';
+import { tempDir } from '../../test/fixtures/temp-dirs.js';
 
 /** The message of what `f` throws (an InferkitError `invalid_request`). */
 function failure(f: () => unknown): string {
@@ -17,7 +17,7 @@ function failure(f: () => unknown): string {
 }
 
 async function tempFile(name: string, text: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'inferkit-csv-')), name);
+  const path = join(tempDir('inferkit-csv-'), name);
   await writeFile(path, text);
   return path;
 }
@@ -33,7 +33,7 @@ describe('parseCsv / toCsv', () => {
   });
 
   it('round-trips a frame through a file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-csv-'));
+    const dir = tempDir('inferkit-csv-');
     const df = await readCsv(join(process.cwd(), 'datasets/eu_stock_markets.csv'));
     expect(df.columns).toEqual(['t', 'DAX', 'SMI', 'CAC', 'FTSE']);
     expect(df.shape).toEqual([1860, 5]);

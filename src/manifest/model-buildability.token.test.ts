@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateManifest } from './validate-manifest.js';
+import { tempDir } from '../../test/fixtures/temp-dirs.js';
 
 const manifest = (id: string): string => `apiVersion: serving.kserve.io/v1beta1
 kind: InferenceService
@@ -20,7 +20,7 @@ spec:
 `;
 
 const folder = (config: unknown, onnx = false): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'inferkit-tcarch-'));
+  const dir = tempDir('inferkit-tcarch-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   if (onnx) {
     mkdirSync(join(dir, 'onnx'));

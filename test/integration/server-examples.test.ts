@@ -1,16 +1,14 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifests } from '../../src/cli/serve.js';
 import { defaultLoaders } from '../../src/server/default-loaders.js';
 import { serve } from '../../src/server/serve.js';
 import { forecastBody, http, v1, v2 } from './server-http.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 describe('serve with the default loaders', () => {
   it('serves the example manifests offline (built-in NER fixture, seasonal-naive baseline)', async () => {
     const manifests = await readManifests(['examples/token-classification.yaml', 'examples/token-classification-v2.yaml', 'examples/forecast.yaml']);
-    const cacheDir = await mkdtemp(join(tmpdir(), 'inferkit-cache-'));
+    const cacheDir = tempDir('inferkit-cache-');
     const server = await serve(manifests, { port: 0, loaders: defaultLoaders({ cacheDir, offline: true }) });
     try {
       const states = await server.loaded();
@@ -31,7 +29,7 @@ describe('serve with the default loaders', () => {
   });
 
   it('marks a hub model that is not cached offline as READY False with the reason', async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), 'inferkit-cache-'));
+    const cacheDir = tempDir('inferkit-cache-');
     const [m] = await readManifests(['examples/token-classification.yaml']);
     const hub = { ...m, spec: { predictor: { model: { ...m.spec.predictor.model!, args: ['--model_name=bert', '--model_id=dslim/bert-base-NER'] } } } };
     const server = await serve([hub], { port: 0, loaders: defaultLoaders({ cacheDir, offline: true }) });
@@ -47,7 +45,7 @@ describe('serve with the default loaders', () => {
 
 describe('serve: request logging', () => {
   it('logs nothing by default, and truncated bodies only when logRequests is on', async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), 'inferkit-cache-'));
+    const cacheDir = tempDir('inferkit-cache-');
     const manifests = await readManifests(['examples/token-classification.yaml']);
     for (const logRequests of [false, true]) {
       const lines: string[] = [];

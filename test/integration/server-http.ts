@@ -1,7 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { mkdtemp } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InferenceService } from '../../src/contract/inference-service.js';
 import { writeNerFixtureRepo } from '../../src/onnx/model-repo.js';
@@ -9,6 +7,7 @@ import { seasonalNaive } from '../../src/runtime/forecast/seasonal-naive.js';
 import { loadTokenClassifier } from '../../src/runtime/token-classification/load-token-classifier.js';
 import { servedForecastModel, servedTokenClassifier } from '../../src/server/default-loaders.js';
 import type { ModelLoaders } from '../../src/server/model-loader.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 /** A raw HTTP answer. */
 export interface HttpAnswer {
@@ -79,7 +78,7 @@ export function isvc(name: string, opts: { modelName?: string; namespace?: strin
 
 /** Writes the NER fixture repo (the "known words" table model) into a fresh temp folder. */
 export async function nerFixtureDir(): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), 'inferkit-server-')), 'ner');
+  const dir = join(tempDir('inferkit-server-'), 'ner');
   await writeNerFixtureRepo(dir, { encoder: 'random' });
   return dir;
 }

@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, float32Tensor, int64Tensor, type OrtSession } from '../../runtime/ort.js';
 import { cachedGraph } from '../graph-cache.js';
 import { openCheckpoint } from '../safetensors.js';
 import { chronos2Builder } from './chronos-2.js';
+import { tempDir } from '../../../test/fixtures/temp-dirs.js';
 
 /** The recorded Chronos-2 set (README there); `INFERKIT_CHRONOS2_CONFORMANCE` points at another copy. */
 const SET_DIR = process.env.INFERKIT_CHRONOS2_CONFORMANCE ?? join(process.cwd(), '../shared/conformance/chronos-2');
@@ -26,7 +26,7 @@ beforeAll(async () => {
     return;
   }
   const ck = await openCheckpoint(join(SET_DIR, 'model'));
-  const built = await cachedGraph(ck, { family: 'chronos-2', builderVersion: chronos2Builder.version, cacheDir: mkdtempSync(join(tmpdir(), 'inferkit-c2-')) }, (c) => chronos2Builder.build(c, { variant: 'fp32' }));
+  const built = await cachedGraph(ck, { family: 'chronos-2', builderVersion: chronos2Builder.version, cacheDir: tempDir('inferkit-c2-') }, (c) => chronos2Builder.build(c, { variant: 'fp32' }));
   ck.close();
   session = await createSession(built.graphPath);
 }, 60_000);
@@ -57,7 +57,7 @@ describe.skipIf(!present)('Chronos-2 graph built from model.safetensors', () => 
 
 /** A copy of the set's checkpoint folder with `config.json` changed by `edit`. */
 function editedCheckpoint(edit: (config: Record<string, unknown>) => void): string {
-  const dir = mkdtempSync(join(tmpdir(), 'inferkit-c2-bad-'));
+  const dir = tempDir('inferkit-c2-bad-');
   const config = JSON.parse(readFileSync(join(SET_DIR, 'model', 'config.json'), 'utf8')) as Record<string, unknown>;
   edit(config);
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
