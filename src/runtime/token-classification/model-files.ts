@@ -163,6 +163,37 @@ export function addedTokenFlags(tokConfig: Record<string, unknown>, content: str
   return flags(entry) ?? flags(value) ?? fallback;
 }
 
+/** One special token a tokenizer class makes: its tokenizer_config.json key, its default text, its default strip flags (none). */
+export type SpecialTokenSpec = readonly [key: string, fallback: string, flags?: StripFlags];
+
+/**
+ * The special added tokens a tokenizer class makes from tokenizer_config.json, as transformers adds them: each spec's
+ * text (the config's, else the class default) once, in spec order; its id from the vocabulary (`idOf`), else the next
+ * from `nextId` on; the strip flags the config gives it (addedTokenFlags), else the spec's. Sorted by id; `ids` maps
+ * each special text to its id.
+ */
+export function specialAddedTokens(
+  tokConfig: Record<string, unknown>,
+  specs: readonly SpecialTokenSpec[],
+  idOf: (content: string) => number | undefined,
+  nextId: number,
+): { added: Array<Record<string, unknown>>; ids: Map<string, number> } {
+  const ids = new Map<string, number>();
+  let next = nextId;
+  const added: Array<Record<string, unknown>> = [];
+  for (const [key, fallback, flags = { lstrip: false, rstrip: false }] of specs) {
+    const content = specialTokenText(tokConfig[key], fallback);
+    if (ids.has(content)) {
+      continue;
+    }
+    const id = idOf(content) ?? next++;
+    ids.set(content, id);
+    added.push({ id, content, single_word: false, ...addedTokenFlags(tokConfig, content, tokConfig[key], flags), normalized: false, special: true });
+  }
+  added.sort((a, b) => (a.id as number) - (b.id as number));
+  return { added, ids };
+}
+
 /** A special token's text from tokenizer_config (a string or an AddedToken `{content}` object). */
 export function specialTokenText(value: unknown, fallback: string): string {
   if (typeof value === 'string') {

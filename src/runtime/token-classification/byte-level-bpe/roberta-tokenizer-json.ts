@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { InferkitError } from '../../../errors.js';
-import { addedTokenFlags, specialTokenText } from '../model-files.js';
+import { specialAddedTokens, specialTokenText, type SpecialTokenSpec } from '../model-files.js';
 
-/** RoBERTa's special tokens in the order transformers adds them (bos, eos, unk, sep, pad, cls, mask) and their defaults. */
-const SPECIALS = [
+/** RoBERTa's special tokens in the order transformers adds them (bos, eos, unk, sep, pad, cls, mask) and their defaults: `<mask>` takes the spaces before it. */
+const SPECIALS: readonly SpecialTokenSpec[] = [
   ['bos_token', '<s>'],
   ['eos_token', '</s>'],
   ['unk_token', '<unk>'],
   ['sep_token', '</s>'],
   ['pad_token', '<pad>'],
   ['cls_token', '<s>'],
-  ['mask_token', '<mask>'],
-] as const;
+  ['mask_token', '<mask>', { lstrip: true, rstrip: false }],
+];
 
 /**
  * The tokenizer.json transformers makes of a RoBERTa repo's `vocab.json` + `merges.txt` (its `RobertaTokenizer`):
@@ -25,20 +25,7 @@ export async function robertaTokenizerJson(vocabPath: string, mergesPath: string
   const merges = parseMerges(await readText(mergesPath), mergesPath, vocab);
   const addPrefixSpace = tokConfig.add_prefix_space === true;
   const trimOffsets = tokConfig.trim_offsets !== false;
-  const ids = new Map<string, number>();
-  let next = Math.max(-1, ...vocab.values()) + 1;
-  const addedTokens: Array<Record<string, unknown>> = [];
-  for (const [key, fallback] of SPECIALS) {
-    const content = specialTokenText(tokConfig[key], fallback);
-    if (ids.has(content)) {
-      continue;
-    }
-    const id = vocab.get(content) ?? next++;
-    ids.set(content, id);
-    const flags = addedTokenFlags(tokConfig, content, tokConfig[key], { lstrip: key === 'mask_token', rstrip: false });
-    addedTokens.push({ id, content, single_word: false, ...flags, normalized: false, special: true });
-  }
-  addedTokens.sort((a, b) => (a.id as number) - (b.id as number));
+  const { added: addedTokens, ids } = specialAddedTokens(tokConfig, SPECIALS, (content) => vocab.get(content), Math.max(-1, ...vocab.values()) + 1);
   const cls = specialTokenText(tokConfig.cls_token, '<s>');
   const sep = specialTokenText(tokConfig.sep_token, '</s>');
   const byteLevel = { type: 'ByteLevel', add_prefix_space: addPrefixSpace, trim_offsets: true, use_regex: true };

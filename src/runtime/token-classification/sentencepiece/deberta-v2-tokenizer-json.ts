@@ -1,13 +1,10 @@
 import { InferkitError } from '../../../errors.js';
-import { addedTokenFlags, specialTokenText, type TokenizerConfig } from '../model-files.js';
+import { specialAddedTokens, specialTokenText, type SpecialTokenSpec, type TokenizerConfig } from '../model-files.js';
 import { SPM_MODEL_TYPES, type SentencePieceModel } from './sentencepiece-model.js';
 import { metaspace } from './metaspace.js';
 
-/** Strip flags of a special token the class makes without any. */
-const NO_STRIP = { lstrip: false, rstrip: false };
-
-/** DeBERTa-v2/v3's special tokens in tokenizer_config.json, with transformers' defaults. */
-const SPECIALS = [
+/** DeBERTa-v2/v3's special tokens in tokenizer_config.json, with transformers' defaults (none strips spaces). */
+const SPECIALS: readonly SpecialTokenSpec[] = [
   ['pad_token', '[PAD]'],
   ['cls_token', '[CLS]'],
   ['sep_token', '[SEP]'],
@@ -27,27 +24,13 @@ export function debertaV2TokenizerJson(model: SentencePieceModel, tokConfig: Tok
   if (model.modelType !== 1) {
     throw new InferkitError('model_load_failed', `${path}: a SentencePiece ${SPM_MODEL_TYPES[model.modelType] ?? `type ${model.modelType}`} model; DeBERTa-v2/v3's spm.model is Unigram`, { param: 'model_type' });
   }
-  const ids = new Map<string, number>();
+  const pieceIds = new Map<string, number>();
   model.pieces.forEach((p, i) => {
-    if (!ids.has(p.piece)) {
-      ids.set(p.piece, i);
+    if (!pieceIds.has(p.piece)) {
+      pieceIds.set(p.piece, i);
     }
   });
-  let next = model.pieces.length;
-  const added: Array<Record<string, unknown>> = [];
-  for (const [key, fallback] of SPECIALS) {
-    const content = specialTokenText(tokConfig[key], fallback);
-    if (added.some((t) => t.content === content)) {
-      continue;
-    }
-    let id = ids.get(content);
-    if (id === undefined) {
-      id = next++;
-      ids.set(content, id);
-    }
-    added.push({ id, content, single_word: false, ...addedTokenFlags(tokConfig, content, tokConfig[key], NO_STRIP), normalized: false, special: true });
-  }
-  added.sort((a, b) => (a.id as number) - (b.id as number));
+  const { added, ids } = specialAddedTokens(tokConfig, SPECIALS, (content) => pieceIds.get(content), model.pieces.length);
   const cls = specialTokenText(tokConfig.cls_token, '[CLS]');
   const sep = specialTokenText(tokConfig.sep_token, '[SEP]');
   return {
