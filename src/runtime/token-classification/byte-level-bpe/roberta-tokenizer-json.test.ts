@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,16 @@ describe('robertaTokenizerJson (vocab.json + merges.txt)', () => {
     writeFileSync(join(dir, 'vocab.json'), JSON.stringify(vocab));
     const built = await robertaTokenizerJson(join(dir, 'vocab.json'), join(dir, 'merges.txt'), {});
     expect((built.added_tokens as Array<Record<string, unknown>>).find((t) => t.content === '<mask>')).toMatchObject({ id: size });
+  });
+
+  it('reads a vocabulary of 300,000 tokens (larger than a spread of arguments can hold)', async () => {
+    const dir = join(root, 'big');
+    mkdirSync(dir);
+    const vocab = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`t${i}`, i]));
+    writeFileSync(join(dir, 'vocab.json'), JSON.stringify(vocab));
+    writeFileSync(join(dir, 'merges.txt'), '#version: 0.2\n');
+    const built = await robertaTokenizerJson(join(dir, 'vocab.json'), join(dir, 'merges.txt'), {});
+    expect((built.added_tokens as Array<Record<string, unknown>>).map((t) => [t.content, t.id])).toEqual([['<s>', 300_000], ['</s>', 300_001], ['<unk>', 300_002], ['<pad>', 300_003], ['<mask>', 300_004]]);
   });
 
   it.each([

@@ -25,7 +25,11 @@ export async function robertaTokenizerJson(vocabPath: string, mergesPath: string
   const merges = parseMerges(await readText(mergesPath), mergesPath, vocab);
   const addPrefixSpace = tokConfig.add_prefix_space === true;
   const trimOffsets = tokConfig.trim_offsets !== false;
-  const { added: addedTokens, ids } = specialAddedTokens(tokConfig, SPECIALS, (content) => vocab.get(content), Math.max(-1, ...vocab.values()) + 1);
+  let after = 0; // the first id past the vocabulary (a loop: spreading a large vocabulary into Math.max overflows the stack)
+  for (const id of vocab.values()) {
+    after = Math.max(after, id + 1);
+  }
+  const { added: addedTokens, ids } = specialAddedTokens(tokConfig, SPECIALS, (content) => vocab.get(content), after);
   const cls = specialTokenText(tokConfig.cls_token, '<s>');
   const sep = specialTokenText(tokConfig.sep_token, '</s>');
   const byteLevel = { type: 'ByteLevel', add_prefix_space: addPrefixSpace, trim_offsets: true, use_regex: true };
