@@ -68,12 +68,16 @@ export class ReplayServers {
 
   /** Sends the exchange's request as recorded (method, path, headers, body verbatim). */
   async send(e: Exchange): Promise<HttpAnswer> {
-    const server = await this.server(e);
-    const body = bodyText(e);
-    return http(server.url, e.request.path, { method: e.request.method, headers: e.request.headers, ...(body === undefined ? {} : { body }) });
+    return sendExchange((await this.server(e)).url, e);
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.#servers.values()].map(async (s) => (await s).close()));
   }
+}
+
+/** Sends an exchange's request as recorded (method, path, headers, body verbatim) to the server at `url`. */
+export function sendExchange(url: string, e: Exchange): Promise<HttpAnswer> {
+  const body = bodyText(e);
+  return http(url, e.request.path, { method: e.request.method, headers: e.request.headers, ...(body === undefined ? {} : { body }) });
 }
