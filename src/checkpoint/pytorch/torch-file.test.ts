@@ -1,27 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { torchSave } from '../../../test/fixtures/torch-save.js';
+import { pytorchBinCopy } from '../../../test/fixtures/torch-save.js';
 import { openCheckpoint, type Checkpoint } from '../safetensors.js';
 import { readTorchFile } from './torch-file.js';
 
-// pytorch_model.bin as torch.save writes it, in its zip format and in the legacy one before PyTorch 1.6 (written here by Python's own pickle and zipfile: test/fixtures/torch-save.py)
-// must give every tensor of the safetensors checkpoint it was made from, bit for bit; files inferkit must not read fail
+// pytorch_model.bin as torch.save writes it, in its zip format and in the legacy one before PyTorch 1.6 (written here by
+// Python's own pickle and zipfile: test/fixtures/torch-save.py), must give every tensor of the safetensors checkpoint it was made from, bit for bit; files inferkit must not read fail
 // naming the file and why, and a pickle that asks for code never runs it.
 const SETS = join(process.cwd(), '../shared/conformance');
 const root = mkdtempSync(join(tmpdir(), 'inferkit-torch-file-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
-/** A folder with the set's config.json and its weights re-saved by torch-save.py with `args`. */
+/** A copy of the set's model folder whose weights are only pytorch_model.bin, written by torch-save.py with `args`. */
 function binFolder(set: string, args: readonly string[] = []): string {
-  const dir = join(root, `${set}-${n++}`);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'config.json'), readFileSync(join(SETS, set, 'model', 'config.json')));
-  torchSave(join(SETS, set, 'model', 'model.safetensors'), dir, args);
-  return dir;
+  return pytorchBinCopy(join(SETS, set, 'model'), join(root, `${set}-${n++}`), args);
 }
 
 async function expectSameTensors(set: string, ck: Checkpoint): Promise<void> {
