@@ -78,8 +78,10 @@ const GLOBALS: Record<string, PickleGlobal> = {
 /** torch.save's legacy header: its magic number and protocol version (PyTorch before 1.6). */
 const LEGACY_MAGIC = 0x1950a86a20f9469cfc6cn;
 const LEGACY_PROTOCOL = 1001;
-/** How much of a legacy file is read to find its pickles (a state dict's pickle is far smaller). */
-const LEGACY_HEAD_BYTES = 64 << 20;
+/** How much of a legacy file is read first to find its pickles; four times more each time they run past it, up to LEGACY_MAX_READ. */
+const LEGACY_FIRST_READ = 4 << 10;
+/** The most of a legacy file read to find its pickles (a state dict's pickle is far smaller). */
+const LEGACY_MAX_READ = 64 << 20;
 
 /**
  * The tensors of a PyTorch checkpoint (`pytorch_model.bin`), as the same records a safetensors header gives: each a
@@ -153,8 +155,24 @@ function zipTensors(fd: number, size: number, file: string, fail: Fail): TensorI
  * as persistent ids), the list of storage keys; then each storage in that order, its element count (int64) and its bytes.
  */
 function legacyTensors(fd: number, size: number, file: string, fail: Fail): TensorInfo[] {
-  const head = Buffer.alloc(Math.min(size, LEGACY_HEAD_BYTES));
-  readSync(fd, head, 0, head.length, 0);
+  // The pickles come first and their length is known only once read: read a little, and more while they run past it.
+  const most = Math.min(size, LEGACY_MAX_READ);
+  for (let length = Math.min(most, LEGACY_FIRST_READ); ; length = Math.min(most, length * 4)) {
+    const head = Buffer.alloc(length);
+    readSync(fd, head, 0, length, 0);
+    try {
+      return legacyTensorsFrom(head, fd, size, file, fail);
+    } catch (err) {
+      const cutShort = err instanceof InferkitError && err.cause instanceof PickleError && err.cause.cutShort;
+      if (!cutShort || length === most) {
+        throw err;
+      }
+    }
+  }
+}
+
+/** {@link legacyTensors} once `head` (the file's first bytes) holds all its pickles. */
+function legacyTensorsFrom(head: Buffer, fd: number, size: number, file: string, fail: Fail): TensorInfo[] {
   const plain = (start: number, what: string): { value: unknown; end: number } => {
     try {
       return unpickleAt(head, start, { globals: {} });

@@ -23,6 +23,14 @@ export interface UnpickleOptions {
 /** Thrown for a pickle inferkit will not or cannot read; the caller adds the file's name. */
 export class PickleError extends Error {
   override name = 'PickleError';
+
+  /** True when the bytes end before the pickle does (more of the file may complete it). */
+  constructor(
+    message: string,
+    readonly cutShort = false,
+  ) {
+    super(message);
+  }
 }
 
 const MAX_CONTAINER = 50_000_000;
@@ -42,7 +50,7 @@ export function unpickleAt(bytes: Uint8Array, start: number, options: UnpickleOp
 
   const need = (n: number): number => {
     if (n < 0 || pos + n > buf.length) {
-      throw new PickleError(`the pickle is cut short at byte ${pos}`);
+      throw new PickleError(`the pickle is cut short at byte ${pos}`, true);
     }
     const at = pos;
     pos += n;
@@ -61,7 +69,7 @@ export function unpickleAt(bytes: Uint8Array, start: number, options: UnpickleOp
   const line = (): string => {
     const end = buf.indexOf(0x0a, pos);
     if (end < 0) {
-      throw new PickleError(`the pickle is cut short at byte ${pos} (no end of line)`);
+      throw new PickleError(`the pickle is cut short at byte ${pos} (no end of line)`, true);
     }
     const s = buf.toString('latin1', pos, end);
     pos = end + 1;
