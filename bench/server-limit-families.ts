@@ -55,7 +55,8 @@ async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyG
   // The call the server's loader makes (same cache, fp32, KServe's lower-casing default): it builds or finds the graph.
   const { disableLowerCase } = runtimeConfig(manifest(dir, 'fp32', 'v1'));
   const classifier = await loadTokenClassifier(dir, { modelName: 'limit', disableLowerCase, session: { intraOpThreads: 1 } });
-  const { modelFile, inputNames, buildMs, packsTexts } = classifier.info;
+  const { modelFile, inputNames, graph, packsTexts } = classifier.info;
+  const buildMs = graph.from === 'checkpoint' ? graph.buildMs : undefined;
   await classifier.dispose();
   const files = await findTokenClassFiles(dir, {}, { graphPath: modelFile });
   const config = await readJsonFile(files.config, TokenClassConfigSchema);

@@ -193,8 +193,8 @@ mean nothing); with network access, a hub id loads the same way. A repo that pub
 const SETS = '../shared/conformance';   // with network: e.g. 'Davlan/xlm-roberta-base-ner-hrl'
 const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-graphs-'));
 const xlmr = await loadTokenClassifier(join(SETS, 'kserve-hf-xlmr/model'), { modelName: 'xlmr', cacheDir: cacheDir });
-const { graphFrom, builtFamily, maxLength, labels } = xlmr.info;
-console.log(`xlmr: graph from ${graphFrom} (${builtFamily} network), ${labels.length} labels, ${maxLength} tokens per text`);
+const { graph, maxLength, labels } = xlmr.info;
+console.log(`xlmr: graph from ${graph.from} (${graph.family} network, built from ${graph.file}), ${labels.length} labels, ${maxLength} tokens per text`);
 const [ids] = (await xlmr.predictV1({ instances: ['Angela Merkel besuchte Paris'] })).predictions as number[][][];
 `class id per token: ${JSON.stringify(ids)}`;
 """, "ckpt-kernel"),

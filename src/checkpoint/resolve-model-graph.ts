@@ -23,19 +23,46 @@ export interface ResolveModelGraphOptions extends Omit<ResolveModelOptions, 'fil
   variant?: string;
 }
 
-/** A model's graph on disk: a published ONNX file, or one inferkit built from the checkpoint. */
-export interface ResolvedModelGraph {
-  resolved: ResolvedModel;
-  /** Absolute path of the graph to open (external data beside it). */
-  graphPath: string;
-  /** Where the graph came from. */
+/** Where a loaded model's graph came from: what `inferkit serve` prints and `/inferkit/v1/services` reports per model. */
+export interface ModelGraphInfo {
+  /** `onnx`: a graph the repo publishes; `checkpoint`: built from its weights. */
   from: 'onnx' | 'checkpoint';
-  /** The built family (`from: 'checkpoint'`). */
+  /**
+   * The repo file it came from, relative to the repo: the published graph (`onnx/model.onnx`), or the checkpoint's
+   * weights (`model.safetensors`, `pytorch_model.bin`, or a shard index such as `model.safetensors.index.json`).
+   */
+  file: string;
+  /** The family it was built as (`from: 'checkpoint'`), e.g. `bert`, `deberta-v2`, `timesfm-2.5`. */
   family?: string;
-  /** True when a built graph was reused from the cache. */
+  /** The built variant (`fp32`, `int8`), with `from: 'checkpoint'`. */
+  variant?: string;
+  /** True when a built graph was reused from the graph cache (built by an earlier load). */
   cached?: boolean;
   /** Build time in ms (0 when cached or published). */
   buildMs: number;
+}
+
+/** A model's graph on disk: a published ONNX file, or one inferkit built from the checkpoint. */
+export interface ResolvedModelGraph extends ModelGraphInfo {
+  resolved: ResolvedModel;
+  /** Absolute path of the graph to open (external data beside it). */
+  graphPath: string;
+}
+
+/** `graph`'s {@link ModelGraphInfo} alone (no paths on this machine). */
+export function modelGraphInfo(graph: ResolvedModelGraph): ModelGraphInfo {
+  const { from, file, family, variant, cached, buildMs } = graph;
+  return { from, file, ...(family !== undefined ? { family } : {}), ...(variant !== undefined ? { variant } : {}), ...(cached !== undefined ? { cached } : {}), buildMs: Math.round(buildMs) };
+}
+
+/** One line on `graph` for a log: `onnx/model.onnx (published)`, `built as bert fp32 from model.safetensors in 1.2 s`, `… (cached)`. */
+export function modelGraphLine(graph: ModelGraphInfo): string {
+  if (graph.from === 'onnx') {
+    return `${graph.file} (published ONNX graph)`;
+  }
+  const as = [graph.family, graph.variant].filter((x) => x !== undefined).join(' ');
+  const took = graph.buildMs < 1000 ? `${graph.buildMs} ms` : `${(graph.buildMs / 1000).toFixed(1)} s`;
+  return `built${as === '' ? '' : ` as ${as}`} from ${graph.file}${graph.cached === true ? ' (reused from the graph cache)' : ` in ${took}`}`;
 }
 
 /**
@@ -75,7 +102,7 @@ export async function resolveModelGraph(source: string, options: ResolveModelGra
   const chosen = weights.find((p) => first.files[p] !== undefined);
   if (chosen !== undefined && onnxGraphs.includes(chosen)) {
     const onnx = await resolveOnnxModel(source, { ...files, oneOf: [...(files.oneOf ?? []), [chosen]] }, [chosen], hub);
-    return { resolved: onnx.resolved, graphPath: onnx.graphPath, from: 'onnx', buildMs: 0 };
+    return { resolved: onnx.resolved, graphPath: onnx.graphPath, from: 'onnx', file: chosen, buildMs: 0 };
   }
   let resolved = first;
   if (chosen !== undefined && chosen.endsWith('.index.json')) {
@@ -94,7 +121,7 @@ export async function resolveModelGraph(source: string, options: ResolveModelGra
       throw new InferkitError('model_load_failed', `${source}: the ${family} builder has no ${variant} variant (has fp32${(builder.variants ?? []).map((v) => `, ${v}`).join('')})`);
     }
     const built = await cachedGraph(checkpoint, { family, builderVersion: builder.version, variant, cacheDir: hub.cacheDir }, (ck) => builder.build(ck, { variant: variant ?? 'fp32' }));
-    return { resolved, graphPath: built.graphPath, from: 'checkpoint', family, cached: built.cached, buildMs: built.buildMs };
+    return { resolved, graphPath: built.graphPath, from: 'checkpoint', file: checkpoint.weightsFile, family, variant: variant ?? 'fp32', cached: built.cached, buildMs: built.buildMs };
   } finally {
     checkpoint.close();
   }

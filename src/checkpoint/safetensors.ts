@@ -39,6 +39,8 @@ export interface TensorInfo {
 export interface Checkpoint {
   /** The folder. */
   dir: string;
+  /** The weights file it was read from, relative to `dir`: the first of CHECKPOINT_WEIGHT_FILES there (`model.safetensors`, a shard index, `pytorch_model.bin`). */
+  weightsFile: string;
   /** `config.json`, parsed. */
   config: Record<string, unknown>;
   /** Every tensor name, in file order. */
@@ -103,7 +105,7 @@ export async function openCheckpoint(dir: string): Promise<Checkpoint> {
       tensors.set(t.name, t);
     }
   }
-  return new FileCheckpoint(dir, config as Record<string, unknown>, tensors);
+  return new FileCheckpoint(dir, weights, config as Record<string, unknown>, tensors);
 }
 
 /** The tensors a safetensors file declares, checked against the file's size. */
@@ -165,6 +167,7 @@ class FileCheckpoint implements Checkpoint {
 
   constructor(
     readonly dir: string,
+    readonly weightsFile: string,
     readonly config: Record<string, unknown>,
     private readonly tensors: Map<string, TensorInfo>,
   ) {}

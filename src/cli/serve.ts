@@ -16,6 +16,7 @@ import { manifestFiles, readManifestFile } from './manifest-files.js';
 import { installStopSignals } from './serve-signals.js';
 import { memoryLine } from '../runtime/shared-weights/process-memory.js';
 import { modelMemoryLine } from '../runtime/model-memory/model-memory-line.js';
+import { modelGraphLine } from '../checkpoint/resolve-model-graph.js';
 
 /** Options of `inferkit serve` as commander hands them over. */
 export interface ServeCommandOptions {
@@ -183,6 +184,9 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
       console.error(stateLine(m));
       if (m.ready) {
         // Its own memory: the process's growth while its sessions opened and warmed up, no other model's doing so.
+        if (m.graph !== undefined) {
+          console.error(`    ${m.name} graph: ${modelGraphLine(m.graph)}`);
+        }
         console.error(modelMemoryLine(m.name, m.memory));
       }
     }

@@ -148,13 +148,14 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     busyMs: () => classifier.busyMs,
     v1Scores: classifier.info.v1Output !== 'class_ids',
     unbatched: classifier.info.offsetsMapping === true,
+    graph: classifier.info.graph,
     dispose: () => classifier.dispose(),
   };
 }
 
 /** Adapts an in-kernel forecasting model for serving (`model` lets the server merge concurrent calls). */
 export function servedForecastModel(model: ForecastModel): ForecastServedModel {
-  return { task: 'time_series_forecast', forecaster: localForecaster(model), model, dispose: () => model.dispose() };
+  return { task: 'time_series_forecast', forecaster: localForecaster(model), model, ...(model.graph ? { graph: model.graph } : {}), dispose: () => model.dispose() };
 }
 
 /**

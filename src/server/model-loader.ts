@@ -1,3 +1,4 @@
+import type { ModelGraphInfo } from '../checkpoint/resolve-model-graph.js';
 import type { InferenceService } from '../contract/inference-service.js';
 import type { Forecaster, Predictor } from '../contract/predictor.js';
 import type { TokenIdsOptions } from '../runtime/token-classification/token-classifier.js';
@@ -36,6 +37,8 @@ export interface TokenClassificationModel {
    * every request then goes to the predictor itself, unbatched.
    */
   unbatched?: boolean;
+  /** Where its graph came from (published ONNX, or built from the checkpoint): `inferkit serve` prints it, `/inferkit/v1/services` reports it. */
+  graph?: ModelGraphInfo;
   /** Releases the model's sessions. */
   dispose?: () => Promise<void>;
 }
@@ -50,6 +53,8 @@ export interface ForecastServedModel {
    * wrapper that merges concurrent `predict` calls (dynamic batching) instead of `forecaster`.
    */
   model?: ForecastModel;
+  /** Where its graph came from, as for token classification; absent for the baselines (no graph). */
+  graph?: ModelGraphInfo;
   /** Releases the model's sessions. */
   dispose?: () => Promise<void>;
 }

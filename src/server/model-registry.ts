@@ -16,6 +16,7 @@ import { createTokenRunner, type TokenRunner } from './token-runner.js';
 import { maskSecretText } from '../manifest/secret-text.js';
 import { measureModelLoad } from '../runtime/model-memory/measure-model-load.js';
 import type { ModelMemory } from '../runtime/model-memory/model-memory.js';
+import type { ModelGraphInfo } from '../checkpoint/resolve-model-graph.js';
 
 /** Public view of one served model. */
 export interface ModelState {
@@ -48,6 +49,8 @@ export interface ModelState {
   inference?: ModelInference;
   /** Its memory at load (see {@link ModelMemory}): RSS/PSS growth while its tokenizer and sessions loaded, alone, and its weights' size; absent until loaded, or when its loader opened no session. */
   memory?: ModelMemory;
+  /** Where its graph came from: a published ONNX file, or built from the checkpoint's weights file (see {@link ModelGraphInfo}); absent until loaded, or for a model without a graph (the baselines). */
+  graph?: ModelGraphInfo;
 }
 
 /** A pending retry of a failed load. */
@@ -239,6 +242,9 @@ export class ModelRegistry {
     };
     entry.model = model;
     entry.memory = memory;
+    if (model.graph !== undefined) {
+      entry.graph = model.graph;
+    }
     // A model that says how many of its runs are idle (Chronos-Bolt): a call beside running ones starts only
     // while one is, and on replicas waits (≤ maxWaitMs) until about as many items queue as each busy run holds.
     const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
@@ -328,5 +334,6 @@ function toState(e: ModelEntry): ModelState {
     ...(e.retry ? { retry: { ...e.retry } } : {}),
     ...(e.inference ? { inference: { ...e.inference } } : {}),
     ...(e.memory ? { memory: { ...e.memory, phase: { ...e.memory.phase } } } : {}),
+    ...(e.graph ? { graph: { ...e.graph } } : {}),
   };
 }

@@ -68,7 +68,7 @@ for (const set of [...FAMILY_SETS, ...SPM_SETS, ...TRANSFORMERS4_SETS, ...BPE_VO
     it('builds the graph from the checkpoint and matches transformers\' logits within 1e-4, alone and in a padded batch', async () => {
       const first = exchanges.find((e) => e.kind === 'v1_predict') as Exchange;
       const c = await classifier(first, { returnRawLogits: true });
-      expect(c.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: set.family });
+      expect(c.info).toMatchObject({ graph: { from: 'checkpoint', family: set.family } });
       const recorded = readLogits(set.folder);
       let worst = 0;
       const check = (ours: Array<Record<string, number>>, theirs: number[][], what: string): void => {

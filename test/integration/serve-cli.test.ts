@@ -121,6 +121,11 @@ describe('inferkit serve (child process): memory per model at start-up', () => {
       expect(output.text).toMatch(new RegExp(`\\n    ${name} memory at load: RSS ${growth}(, PSS ${growth})? \\(weights ${weights} MiB: RSS -?\\d+\\.\\d\\d×(, PSS -?\\d+\\.\\d\\d×)?\\)`));
     }
     expect(output.text).toMatch(new RegExp(`\\n    chronos-bolt memory at load: RSS ${growth}(, PSS ${growth})? \\(no weights\\)`));
+    // A published graph says so (the baseline has none).
+    for (const name of ['ner-a', 'ner-b']) {
+      expect(output.text).toContain(`\n    ${name} graph: onnx/model.onnx (published ONNX graph)\n`);
+    }
+    expect(output.text).not.toContain('chronos-bolt graph:');
     // Each model's line comes under its own state line, before the process total.
     const loaded = output.text.slice(output.text.indexOf('models loaded:'));
     expect(loaded.indexOf('model=ner-a')).toBeLessThan(loaded.indexOf('ner-a memory at load'));
@@ -159,8 +164,16 @@ describe('inferkit serve (child process): checkpoints published as pytorch_model
     const file = join(root, 'models.yaml');
     await writeFile(file, manifests.join('---\n'));
     const { proc, output, url } = await startServe([file, '--port', '0'], { INFERKIT_CACHE: join(root, 'cache'), INFERKIT_OFFLINE: '1' });
-    await waitForText(proc, output, /models loaded:/, 60_000);
+    await waitForText(proc, output, /memory: RSS .* for 2 models/, 60_000);
     expect(output.text).not.toMatch(/FAILED/);
+    // Start-up names the file each graph was built from, and the services listing reports it.
+    expect(output.text).toMatch(/\n    deberta graph: built as deberta-v2 fp32 from pytorch_model\.bin in \d+( ms|\.\d s)\n/);
+    expect(output.text).toMatch(/\n    xlmr graph: built as roberta fp32 from pytorch_model\.bin in \d+( ms|\.\d s)\n/);
+    const listed = (await http(url, '/inferkit/v1/services')).json() as { services: Array<{ name: string; graph?: unknown }> };
+    expect(listed.services.map((s) => [s.name, s.graph])).toEqual([
+      ['deberta', { from: 'checkpoint', file: 'pytorch_model.bin', family: 'deberta-v2', variant: 'fp32', cached: false, buildMs: expect.any(Number) as number }],
+      ['xlmr', { from: 'checkpoint', file: 'pytorch_model.bin', family: 'roberta', variant: 'fp32', cached: false, buildMs: expect.any(Number) as number }],
+    ]);
     let sent = 0;
     for (const s of sets) {
       const args = `--model_name=${s.name} --model_id=./model --task=token_classification --backend=huggingface`;

@@ -1,3 +1,4 @@
+import type { ModelGraphInfo } from '../../checkpoint/resolve-model-graph.js';
 import type { Frequency } from '../../contract/enums.js';
 import type { ForecastRollout } from '../../contract/forecast.js';
 
@@ -76,6 +77,8 @@ export interface ForecastModel {
   readonly spareRuns?: number;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); absent when it cannot tell. */
   readonly busyMs?: number;
+  /** Where its graph came from (a published ONNX file, or built from the checkpoint's weights file); absent for a model made from a graph path or without one. */
+  readonly graph?: ModelGraphInfo;
   /**
    * Models that forecast groups jointly and read covariates (Chronos-2): forecasts every task's targets, any
    * horizon (the model rolls out past `nativeHorizon` its own way); `values` (and `mean`) hold one row per
@@ -87,4 +90,10 @@ export interface ForecastModel {
   predict(batch: readonly Float32Array[], horizon: number, options?: PredictOptions): Promise<ModelForecast>;
   /** Releases native resources (sessions). Safe to call twice. */
   dispose(): Promise<void>;
+}
+
+/** `model` with its {@link ForecastModel.graph} set, in place: a session model's getters (`spareRuns`, `busyMs`) stay live, as a copy would not keep them. */
+export function withGraph<M extends ForecastModel>(model: M, graph: ModelGraphInfo): M {
+  Object.defineProperty(model, 'graph', { value: graph, enumerable: true });
+  return model;
 }

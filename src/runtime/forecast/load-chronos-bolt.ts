@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { resolveModelGraph } from '../../checkpoint/resolve-model-graph.js';
+import { modelGraphInfo, resolveModelGraph } from '../../checkpoint/resolve-model-graph.js';
 import { InferkitError } from '../../errors.js';
 import { CHECKPOINT_WEIGHT_FILES, FORECAST_ONNX_GRAPHS, FORECAST_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../hub/types.js';
 import { ChronosModelConfigSchema } from './chronos-config.js';
 import { createChronosBolt, type ChronosBoltOptions } from './create-chronos-bolt.js';
-import type { ForecastModel } from './forecast-model.js';
+import { withGraph, type ForecastModel } from './forecast-model.js';
 
 /** Options of {@link loadChronosBolt}: model options plus hub options (token, cache, offline …). */
 export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<ResolveModelOptions, 'files'> {
@@ -28,7 +28,8 @@ export interface LoadChronosBoltOptions extends ChronosBoltOptions, Omit<Resolve
 export async function loadChronosBolt(source: string, options: LoadChronosBoltOptions = {}): Promise<ForecastModel> {
   const ref = parseModelRef(source);
   // A hub id is cached in `cacheDir`, by default (resolveModel's) the one model cache, like loadTokenClassifier.
-  const { resolved, graphPath: modelPath } = await resolveModelGraph(source, { ...options, task: 'forecast', onnxGraphs: FORECAST_ONNX_GRAPHS, files: FORECAST_SIDE_FILES });
+  const graph = await resolveModelGraph(source, { ...options, task: 'forecast', onnxGraphs: FORECAST_ONNX_GRAPHS, files: FORECAST_SIDE_FILES });
+  const { resolved, graphPath: modelPath } = graph;
   const configPath = resolved.files['config.json'];
   if (configPath === undefined) {
     throw new InferkitError('model_load_failed', `${source}: expected config.json beside onnx/model.onnx (or model.onnx) or a checkpoint (${CHECKPOINT_WEIGHT_FILES.join(', ')})`);
@@ -45,5 +46,5 @@ export async function loadChronosBolt(source: string, options: LoadChronosBoltOp
     throw new InferkitError('model_load_failed', `${source}: config.json has no valid chronos_config (${why})`);
   }
   const name = options.name ?? (ref.kind === 'hub' ? ref.repo : basename(resolved.dir));
-  return createChronosBolt(modelPath, parsed.data.chronos_config, { ...options, name });
+  return withGraph(await createChronosBolt(modelPath, parsed.data.chronos_config, { ...options, name }), modelGraphInfo(graph));
 }

@@ -27,7 +27,7 @@ describe('loadForecastModel', () => {
     await writeChronosFixtureRepo(dir, { contextLength: 8, predictionLength: 2, patchSize: 4, quantiles: [0.1, 0.5, 0.9] });
     const model = await loadForecastModel(dir, { name: 'bolt' });
     try {
-      expect(model).toMatchObject({ name: 'bolt', nativeHorizon: 2, quantiles: [0.1, 0.5, 0.9], patchSize: 4 });
+      expect(model).toMatchObject({ name: 'bolt', nativeHorizon: 2, quantiles: [0.1, 0.5, 0.9], patchSize: 4, graph: { from: 'onnx', buildMs: 0 } });
       // The rule graph (no trend): mean 3 + (q - 0.5)·10.
       expect(Array.from((await model.predict([Float32Array.from([2, 4])], 1)).values[0])).toEqual([-1, 3, 7]);
     } finally {

@@ -89,9 +89,9 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
   it('keeps the published ONNX graph of a repo with both, and builds from the checkpoint with graphSource: checkpoint — same logits', async () => {
     const dir = join(root, 'bert-both');
     const onnx = await rawLogits(dir, {});
-    expect(onnx.info).toMatchObject({ graphFrom: 'onnx', modelFile: join(dir, 'onnx', 'model.onnx') });
+    expect(onnx.info).toMatchObject({ graph: { from: 'onnx', file: 'onnx/model.onnx' }, modelFile: join(dir, 'onnx', 'model.onnx') });
     const built = await rawLogits(dir, { graphSource: 'checkpoint' });
-    expect(built.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'bert', quantized: false });
+    expect(built.info).toMatchObject({ graph: { from: 'checkpoint', file: 'model.safetensors', family: 'bert', variant: 'fp32' }, quantized: false });
     expect(built.info.modelFile).toMatch(/graphs[\\/]bert-fp32-/);
     built.logits.flat(2).forEach((v, i) => expect(Math.abs(v - onnx.logits.flat(2)[i])).toBeLessThan(1e-4));
   });
@@ -100,7 +100,7 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     const dir = join(root, 'xlmr');
     const fp32 = await rawLogits(dir, {});
     const int8 = await rawLogits(dir, { quantized: true });
-    expect(int8.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'roberta', quantized: true });
+    expect(int8.info).toMatchObject({ graph: { from: 'checkpoint', family: 'roberta', variant: 'int8' }, quantized: true });
     expect(int8.info.modelFile).toMatch(/graphs[\\/]roberta-int8-/);
     const a = fp32.logits.flat(2);
     const b = int8.logits.flat(2);
@@ -113,7 +113,7 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
   it('builds from a sharded checkpoint (index + 2 shards) with the same logits, and from BF16 weights within BF16 rounding', async () => {
     const plain = await rawLogits(copyModel('kserve-hf', 'bert-plain', false), {});
     const sharded = await rawLogits(await resaved('bert-sharded', 'F32', 2), {});
-    expect(sharded.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'bert' });
+    expect(sharded.info).toMatchObject({ graph: { from: 'checkpoint', file: 'model.safetensors.index.json', family: 'bert' } });
     sharded.logits.flat(2).forEach((v, i) => expect(Math.abs(v - plain.logits.flat(2)[i])).toBeLessThan(1e-5));
     const bf16 = await rawLogits(await resaved('bert-bf16', 'BF16', 1), {});
     const a = plain.logits.flat(2);
@@ -144,7 +144,7 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     try {
       expect(files).toContain('sentencepiece.bpe.model');
       expect(files).not.toContain('tokenizer.json');
-      expect(fromHub.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'roberta', lowercase: false, lowercaseSource: 'sentencepiece.bpe.model' });
+      expect(fromHub.info).toMatchObject({ graph: { from: 'checkpoint', family: 'roberta' }, lowercase: false, lowercaseSource: 'sentencepiece.bpe.model' });
       const ids = await fromHub.predictTokenIds(TEXTS);
       const reference = await fromJson.predictTokenIds(TEXTS);
       expect(ids.classIds).toEqual(reference.classIds);
@@ -190,7 +190,7 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     const recorded = JSON.parse(readFileSync(join(SETS, 'kserve-hf-xlmr', 'logits.json'), 'utf8')) as { singles: Array<{ text: string; logits: number[][] }> };
     const c = await loadTokenClassifier(dir, { cacheDir: join(root, 'cache'), returnRawLogits: true });
     try {
-      expect(c.info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'roberta', maxLength: 512 });
+      expect(c.info).toMatchObject({ graph: { from: 'checkpoint', family: 'roberta' }, maxLength: 512 });
       let worst = 0;
       for (const single of recorded.singles) {
         const [rows] = (await c.predictV1({ instances: [single.text] })).predictions as Array<Array<Record<string, number>>>;

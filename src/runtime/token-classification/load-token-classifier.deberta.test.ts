@@ -50,7 +50,7 @@ async function worstLogitDifference(quantized: boolean, repo = 'org/deberta-ner'
 describe('loadTokenClassifier on a DeBERTa-v3 hub repo without ONNX', () => {
   it('downloads config, weights and tokenizer only, builds the fp32 graph: transformers\' logits within 1e-4', async () => {
     const { worst, info, files } = await worstLogitDifference(false);
-    expect(info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'deberta-v2', quantized: false });
+    expect(info).toMatchObject({ graph: { from: 'checkpoint', file: 'model.safetensors', family: 'deberta-v2', variant: 'fp32' }, quantized: false });
     expect(files).toContain('model.safetensors');
     expect(files.filter((f) => f.endsWith('.onnx'))).toEqual([]);
     expect(worst).toBeLessThan(1e-4);
@@ -58,7 +58,7 @@ describe('loadTokenClassifier on a DeBERTa-v3 hub repo without ONNX', () => {
 
   it('a repo whose tokenizer is only spm.model (as microsoft/deberta-v3-base): fetches it, not a tokenizer.json, and gives transformers\' logits', async () => {
     const { worst, info, files } = await worstLogitDifference(false, 'org/deberta-spm');
-    expect(info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'deberta-v2' });
+    expect(info).toMatchObject({ graph: { from: 'checkpoint', family: 'deberta-v2' } });
     expect(files).toContain('spm.model');
     expect(files).not.toContain('tokenizer.json');
     expect(worst).toBeLessThan(1e-4);
@@ -66,7 +66,7 @@ describe('loadTokenClassifier on a DeBERTa-v3 hub repo without ONNX', () => {
 
   it('builds int8 MatMul weights with quantized (no model_quantized.onnx): within 0.2 of the fp32 logits', async () => {
     const { worst, info } = await worstLogitDifference(true);
-    expect(info).toMatchObject({ graphFrom: 'checkpoint', builtFamily: 'deberta-v2', quantized: true });
+    expect(info).toMatchObject({ graph: { from: 'checkpoint', family: 'deberta-v2', variant: 'int8' }, quantized: true });
     expect(worst).toBeGreaterThan(1e-4); // it is another graph
     expect(worst).toBeLessThan(0.2);
   });

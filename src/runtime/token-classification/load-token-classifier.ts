@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { GRAPH_BUILDERS } from '../../checkpoint/builders.js';
-import { resolveModelGraph, type ResolvedModelGraph } from '../../checkpoint/resolve-model-graph.js';
+import { modelGraphInfo, resolveModelGraph, type ResolvedModelGraph } from '../../checkpoint/resolve-model-graph.js';
 import { CHECKPOINT_WEIGHT_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
@@ -123,9 +123,8 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
       info: {
         modelFile: files.model,
         quantized,
-        graphFrom: where.from,
+        graph: modelGraphInfo(where),
         packsTexts,
-        ...(where.family !== undefined ? { builtFamily: where.family, buildMs: Math.round(where.buildMs) } : {}),
         v1Output: options.returnRawLogits ? 'raw_logits' : options.returnProbabilities ? 'probabilities' : 'class_ids',
         labels,
         lowercase: tokenizer.lowercase,

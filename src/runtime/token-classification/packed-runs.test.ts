@@ -86,7 +86,7 @@ describe('packed runs on graphs built from a checkpoint', () => {
   it('keeps published ONNX graphs padded (their mask is 0/1)', async () => {
     const classifier = await loadTokenClassifier(join(SETS, 'kserve-hf', 'model'), { cacheDir: cache });
     try {
-      expect(classifier.info.graphFrom).toBe('onnx');
+      expect(classifier.info.graph).toEqual({ from: 'onnx', file: 'onnx/model.onnx', buildMs: 0 });
       expect(classifier.info.packsTexts).toBe(false);
     } finally {
       await classifier.dispose();

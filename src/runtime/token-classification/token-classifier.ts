@@ -1,3 +1,4 @@
+import type { ModelGraphInfo } from '../../checkpoint/resolve-model-graph.js';
 import type { CallOptions, Predictor } from '../../contract/predictor.js';
 import type { V1PredictRequest, V1PredictResponse } from '../../contract/v1.js';
 import type { V2InferRequest, V2InferResponse, V2ModelMetadata } from '../../contract/v2.js';
@@ -65,17 +66,18 @@ export interface TokenClassifierInfo {
   modelFile: string;
   /** True when `modelFile` is int8: the repo's `onnx/model_quantized.onnx`, or the int8 graph built from its checkpoint (option `quantized`). */
   quantized: boolean;
-  /** `onnx`: a graph the repo publishes; `checkpoint`: built from its safetensors (see `graphSource`). */
-  graphFrom?: 'onnx' | 'checkpoint';
-  /** The family the graph was built as (`bert`, `distilbert`, `roberta`, `electra`), with `graphFrom: 'checkpoint'`. */
-  builtFamily?: string;
+  /**
+   * Where the graph came from (see `graphSource`): `from: 'onnx'`, a graph the repo publishes (`file`: `onnx/model.onnx`),
+   * or `from: 'checkpoint'`, built from the repo file `file` (`model.safetensors`, `pytorch_model.bin`, a shard index)
+   * as `family` (`bert`, `distilbert`, `roberta`, `electra`, `deberta-v2`) and `variant`, in `buildMs` (`cached`: an
+   * earlier load built it).
+   */
+  graph: ModelGraphInfo;
   /**
    * True when a run packs several texts into one row instead of padding each to the run's longest (graphs built from
    * a checkpoint read the attention mask as segment numbers; published ONNX graphs are padded).
    */
   packsTexts: boolean;
-  /** Milliseconds spent building the graph (0 when the cache had it), with `graphFrom: 'checkpoint'`. */
-  buildMs?: number;
   /** What `predictV1` entries hold (options `returnProbabilities` / `returnRawLogits`). V2 always answers class ids. */
   v1Output: V1OutputKind;
   labels: readonly string[];

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseChronos2Config } from '../../../checkpoint/families/chronos-2/config.js';
-import { resolveModelGraph } from '../../../checkpoint/resolve-model-graph.js';
+import { modelGraphInfo, resolveModelGraph } from '../../../checkpoint/resolve-model-graph.js';
 import { InferkitError } from '../../../errors.js';
 import { parseModelRef } from '../../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../../hub/types.js';
 import { createChronos2, type Chronos2Model, type Chronos2Options } from './create-chronos-2.js';
+import { withGraph } from '../forecast-model.js';
 
 /** Options of {@link loadChronos2}: model options plus hub options (token, cache, offline …). */
 export interface LoadChronos2Options extends Chronos2Options, Omit<ResolveModelOptions, 'files'> {}
@@ -25,7 +26,7 @@ export async function loadChronos2(source: string, options: LoadChronos2Options 
   const raw = JSON.parse(await readFile(graph.resolved.files['config.json'], 'utf8')) as Record<string, unknown>;
   const ref = parseModelRef(source);
   const name = given ?? (ref.kind === 'hub' ? ref.repo : basename(graph.resolved.dir));
-  return createChronos2(graph.graphPath, parseChronos2Config(raw, source), {
+  const model = await createChronos2(graph.graphPath, parseChronos2Config(raw, source), {
     name,
     ...(batchSize !== undefined ? { batchSize } : {}),
     ...(runRows !== undefined ? { runRows } : {}),
@@ -33,4 +34,5 @@ export async function loadChronos2(source: string, options: LoadChronos2Options 
     ...(crossLearning !== undefined ? { crossLearning } : {}),
     ...(session !== undefined ? { session } : {}),
   });
+  return withGraph(model, modelGraphInfo(graph));
 }

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseTimesFmConfig, TimesFm20ConfigSchema, TimesFm25ConfigSchema } from '../../../checkpoint/families/timesfm/config.js';
-import { resolveModelGraph } from '../../../checkpoint/resolve-model-graph.js';
+import { modelGraphInfo, resolveModelGraph } from '../../../checkpoint/resolve-model-graph.js';
 import { InferkitError } from '../../../errors.js';
 import { parseModelRef } from '../../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../../hub/types.js';
-import type { ForecastModel } from '../forecast-model.js';
+import { withGraph, type ForecastModel } from '../forecast-model.js';
 import { createTimesFm20, createTimesFm25, type TimesFmOptions } from './create-timesfm.js';
 
 /** The TimesFM families `loadTimesFm` builds (architectures.ts ids). */
@@ -32,7 +32,9 @@ export async function loadTimesFm(source: string, options: LoadTimesFmOptions = 
   const ref = parseModelRef(source);
   const name = given ?? (ref.kind === 'hub' ? ref.repo : basename(graph.resolved.dir));
   const modelOptions: TimesFmOptions & { name: string } = { name, batchSize, session, clampScope, forceFlipInvariance, truncateNegative, onRun };
-  return family === 'timesfm-2.0'
-    ? createTimesFm20(graph.graphPath, parseTimesFmConfig(TimesFm20ConfigSchema, raw, source), modelOptions)
-    : createTimesFm25(graph.graphPath, parseTimesFmConfig(TimesFm25ConfigSchema, raw, source), modelOptions);
+  const model =
+    family === 'timesfm-2.0'
+      ? await createTimesFm20(graph.graphPath, parseTimesFmConfig(TimesFm20ConfigSchema, raw, source), modelOptions)
+      : await createTimesFm25(graph.graphPath, parseTimesFmConfig(TimesFm25ConfigSchema, raw, source), modelOptions);
+  return withGraph(model, modelGraphInfo(graph));
 }

@@ -35,6 +35,17 @@ describe('TimesFM frequency index (KServe map, by unit)', () => {
   });
 });
 
+describe('TimesFM loaded from its checkpoint', () => {
+  it('says which file its graph was built from (model.graph), its busy time still read live from the session', async () => {
+    expect(model.graph).toMatchObject({ from: 'checkpoint', file: 'model.safetensors', family: 'timesfm-2.0', variant: 'fp32' });
+    // withGraph sets the field in place: a copy would have frozen busyMs at load.
+    const before = model.busyMs ?? 0;
+    await model.predict([Float32Array.from(series)], 8);
+    expect(model.busyMs ?? 0).toBeGreaterThanOrEqual(before);
+    expect(Object.getOwnPropertyDescriptor(model, 'busyMs')?.get).toBeTypeOf('function');
+  });
+});
+
 describe('TimesFM through the forecast protocol', () => {
   it('a multivariate input is each variable forecast as its own series', async () => {
     const fc = localForecaster(model);
