@@ -14,6 +14,12 @@ echo "» lint (ESLint 9, eslint.config.js; a failure counts as 1 failed test)"
 node node_modules/eslint/bin/eslint.js .
 lint_rc=$?
 echo "» vitest"
+# The run's temp files go under one folder, removed when the run ends: the tests' own folders, and what Chromium
+# (profile sockets), Jupyter (kernel connection files) and tsx leave behind, above all when a test kills them on
+# purpose. A runner that is never cleaned then does not fill up. (A killed run leaves the folder, as before.)
+run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/inferkit-test-XXXXXX")"
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
 vitest_rc=$?
 node scripts/summarize-vitest.mjs "$report" "typecheck=$tsc_rc" "lint=$lint_rc"

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForecastRequestInput } from '../contract/forecast.js';
@@ -11,6 +10,7 @@ import { seasonalNaive } from '../runtime/forecast/seasonal-naive.js';
 import { batchForecast } from './batch-forecast.js';
 import { crossValidation } from './cross-validation.js';
 import type { Row } from './columns.js';
+import { tempDir } from '../../test/fixtures/temp-dirs.js';
 
 const day = (d: number): string => new Date(Date.UTC(2024, 0, 1 + d)).toISOString().slice(0, 10);
 const N = 60;
@@ -70,7 +70,7 @@ const present = existsSync(join(SET, 'model', 'model.safetensors'));
 let chronos2: Chronos2Model;
 beforeAll(async () => {
   if (present) {
-    chronos2 = await loadChronos2(join(SET, 'model'), { name: 'c2', cacheDir: mkdtempSync(join(tmpdir(), 'inferkit-c2-frames-')) });
+    chronos2 = await loadChronos2(join(SET, 'model'), { name: 'c2', cacheDir: tempDir('inferkit-c2-frames-') });
   }
 }, 60_000);
 afterAll(async () => {

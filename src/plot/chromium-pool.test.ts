@@ -1,9 +1,9 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { isInferkitError } from '../errors.js';
 import { closeRenderer, rendererStats, withBrowser } from './chromium-pool.js';
+import { tempDir } from '../../test/fixtures/temp-dirs.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const lease = { chromiumPath: CHROMIUM, timeoutMs: 60_000 };
@@ -69,7 +69,7 @@ describe('withBrowser', { timeout: 90_000 }, () => {
   });
 
   it('gives each executable path its own browser', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-chromium-'));
+    const dir = tempDir('inferkit-chromium-');
     const other = join(dir, 'chromium');
     await symlink(CHROMIUM, other);
     const before = rendererStats().launches;

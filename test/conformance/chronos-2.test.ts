@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remote } from '../../src/client/remote.js';
@@ -12,6 +11,7 @@ import type { ForecastTask } from '../../src/runtime/forecast/forecast-model.js'
 import { defaultLoaders } from '../../src/server/default-loaders.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { isvc } from '../integration/server-http.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 /**
  * Replays every case of the official Chronos2Pipeline's recording (`../shared/conformance/chronos-2/`: a tiny
@@ -120,10 +120,10 @@ let fc: Forecaster;
 let server: RunningServer;
 beforeAll(async () => {
   if (!present) {return;}
-  const cacheDir = mkdtempSync(join(tmpdir(), 'inferkit-c2-cache-'));
+  const cacheDir = tempDir('inferkit-c2-cache-');
   model = await loadChronos2(join(DIR, 'model'), { name: 'chronos2', cacheDir });
   fc = localForecaster(model);
-  server = await serve([isvc('chronos2', { args: [`--model_id=${join(DIR, 'model')}`, '--task=time_series_forecast'] })], { port: 0, loaders: defaultLoaders({ cacheDir: mkdtempSync(join(tmpdir(), 'inferkit-c2-served-')) }) });
+  server = await serve([isvc('chronos2', { args: [`--model_id=${join(DIR, 'model')}`, '--task=time_series_forecast'] })], { port: 0, loaders: defaultLoaders({ cacheDir: tempDir('inferkit-c2-served-') }) });
   await server.loaded();
 }, 120_000);
 afterAll(async () => {

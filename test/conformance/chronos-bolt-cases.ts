@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ForecastResponse } from '../../src/contract/forecast.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 /**
  * The official ChronosBoltPipeline's recorded answers (`../shared/conformance/chronos-bolt/`, written by
@@ -49,7 +49,7 @@ export function caseRequest(c: ConformanceCase, model: string): { model: string;
  * `model.safetensors`, no `onnx/` — in a fresh temp folder (returned).
  */
 export function checkpointOnlyCopy(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'inferkit-bolt-ckpt-')), 'chronos-bolt');
+  const dir = join(tempDir('inferkit-bolt-ckpt-'), 'chronos-bolt');
   mkdirSync(dir);
   for (const f of ['config.json', 'model.safetensors']) {
     copyFileSync(join(CONFORMANCE_DIR, 'model', f), join(dir, f));

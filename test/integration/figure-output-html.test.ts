@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import type { PlotlyFigure } from '../../src/plot/figure.js';
 import { figureOutputHtml } from '../../src/plot/figure-output-html.js';
 import { plotlyBundlePath, plotlyCdnUrl } from '../../src/plot/render-html.js';
 import { closeRenderer, renderPng } from '../../src/plot/render-png.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 /** The page a notebook front end would be: served from a made-up origin, nothing reachable but what routes serve. */
 const ORIGIN = 'http://notebook.invalid/';
@@ -53,7 +53,7 @@ describe('displayFigure options', () => {
   it('shows HTML by default, the PNG alone with interactive: false or a display without html; plotly applies to the file too', { timeout: 60_000 }, async () => {
     const shown: string[] = [];
     const display = { png: () => shown.push('png'), html: (h: string) => shown.push(h.includes(plotlyCdnUrl()) ? 'html-cdn' : 'html-other') };
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-dispfig-'));
+    const dir = tempDir('inferkit-dispfig-');
     const first = await displayFigure(fig, { ...size, display, file: join(dir, 'a.html'), plotly: 'cdn' });
     expect(first.html).toContain('data:image/png;base64,');
     expect((await readFile(join(dir, 'a.html'), 'utf8')).length).toBeLessThan(20_000);

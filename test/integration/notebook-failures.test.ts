@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectKilledRunLeavesNoKernel } from './killed-kernel.js';
 import { runGroup } from './run-group.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 /** A tslab notebook of the given code cells. */
 function notebook(cells: string[]): string {
@@ -17,7 +17,7 @@ function notebook(cells: string[]): string {
 
 describe('headless notebook runs (scripts/run-notebooks.sh)', () => {
   it('print the failing cell with what it wrote to stderr, and keep the executed copy', { timeout: 240_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-nbfail-'));
+    const dir = tempDir('inferkit-nbfail-');
     await writeFile(join(dir, 'fail.ipynb'), notebook([
       "console.log('first cell ran');",
       "console.error('loading 24 series');\nthrow new Error('boom: the cause');",
@@ -36,7 +36,7 @@ describe('headless notebook runs (scripts/run-notebooks.sh)', () => {
   });
 
   it('leave no tslab kernel running when the run is killed (a CI timeout)', { timeout: 240_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-nbkill-'));
+    const dir = tempDir('inferkit-nbkill-');
     const pidFile = join(dir, 'kernel.pid');
     await writeFile(join(dir, 'hang.ipynb'), notebook([
       `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`,

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS } from '../../src/plot/chromium-pool.js';
 import { plotlyBundlePath, plotlyCdnUrl } from '../../src/plot/render-html.js';
 import { decodePng } from './png-pixels.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 const run = promisify(execFile);
 const PY = process.env.INFERKIT_PYTHON ?? '/usr/bin/python3';
@@ -31,7 +31,7 @@ const shown = await displayFigure(fig, { width: 500, height: 300 });`,
 
 describe('displayFigure in the tslab kernel (nbconvert, then the exported HTML in Chromium)', () => {
   it('stores one HTML output with the PNG inside that becomes the interactive chart in a browser', { timeout: 300_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-nbfig-'));
+    const dir = tempDir('inferkit-nbfig-');
     const notebook = {
       cells: cells.map((source, i) => ({ cell_type: 'code', id: `fig-${i}`, metadata: {}, execution_count: null, outputs: [], source })),
       metadata: { kernelspec: { display_name: 'TypeScript', language: 'typescript', name: 'tslab' } },

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { fromYaml } from '../../src/manifest/manifest-yaml.js';
 import { decodePng } from './png-pixels.js';
 import { runGroup } from './run-group.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 const run = promisify(execFile);
 /** A fake hub token: it must reach the Secret file and appear in no notebook output. */
@@ -35,7 +35,7 @@ const pngs = (nb: Notebook): Uint8Array[] =>
 
 describe('notebooks (headless, tslab kernel)', () => {
   it('run without a cell error and produce the expected outputs', { timeout: 900_000 }, async () => {
-    const out = await mkdtemp(join(tmpdir(), 'inferkit-nb-'));
+    const out = tempDir('inferkit-nb-');
     // In its own process group, killed whole before the test's timeout (the kernels follow: scripts/tslab-kernel.sh);
     // a failing cell is printed with its stderr (scripts/execute-notebook.py).
     const { stdout, stderr, code, timedOut } = await runGroup('bash', ['scripts/run-notebooks.sh'], {

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCsv } from '../../src/data/csv.js';
@@ -14,6 +13,7 @@ import { closeRenderer, renderPng, rendererStats } from '../../src/plot/render-p
 import { localForecaster } from '../../src/protocol/forecast/local-forecaster.js';
 import { seasonalNaive } from '../../src/runtime/forecast/seasonal-naive.js';
 import { decodePng } from './png-pixels.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 async function seriesFigure(name: string): Promise<PlotlyFigure> {
   const inputs = frameToInputs(await readCsv(join(process.cwd(), 'datasets/classic_series.csv'))).filter((i) => i.name === name);
@@ -45,7 +45,7 @@ describe('renderPng (headless Chromium)', () => {
     const result = await batchForecast(inputs, localForecaster(seasonalNaive()), { horizon: 24, quantiles: [0.1, 0.9] });
     const fig = forecastFigure(inputs, result.forecasts, { historyTail: 48 });
     const shown: Uint8Array[] = [];
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-fig-'));
+    const dir = tempDir('inferkit-fig-');
     const { png, file } = await displayFigure(fig, { width: 600, height: 400, display: { png: (b) => shown.push(b) }, file: join(dir, 'fig.html') });
     expect(shown).toEqual([png]);
     const img = decodePng(png);
@@ -112,7 +112,7 @@ describe('renderPng (headless Chromium)', () => {
   });
 
   it('lets a script exit while its browser idles (no wait for the idle timeout)', { timeout: 120_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-exit-'));
+    const dir = tempDir('inferkit-exit-');
     const script = join(dir, 'render-once.mts');
     const renderPngModule = join(process.cwd(), 'src/plot/render-png.ts');
     await writeFile(

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 const run = promisify(execFile);
 /** A fake hub token: set in the kernel's environment, it must appear in no output. */
@@ -28,7 +28,7 @@ describe('README snippets', () => {
   it('run verbatim as tslab cells, offline on an empty model cache, printing nothing secret and no byte dump', { timeout: 300_000 }, async () => {
     const cells = await readmeCells();
     expect(cells.length).toBeGreaterThanOrEqual(3);
-    const dir = await mkdtemp(join(tmpdir(), 'inferkit-readme-'));
+    const dir = tempDir('inferkit-readme-');
     const notebook = {
       cells: cells.map((source, i) => ({ cell_type: 'code', id: `readme-${i}`, metadata: {}, execution_count: null, outputs: [], source })),
       metadata: { kernelspec: { display_name: 'TypeScript', language: 'typescript', name: 'tslab' } },

@@ -1,5 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChronosFixtureRepo } from '../../src/onnx/model-repo.js';
@@ -9,6 +7,7 @@ import { servedForecastModel } from '../../src/server/default-loaders.js';
 import type { ModelLoaders } from '../../src/server/model-loader.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { http, isvc } from './server-http.js';
+import { tempDir } from '../fixtures/temp-dirs.js';
 
 /** Every underlying `predict` call the model got: horizon and number of series. */
 const calls: Array<{ horizon: number; series: number }> = [];
@@ -38,7 +37,7 @@ const manifests = [isvc('chronos', { args: ['--model_id=chronos-fixture', '--tas
 let batched: RunningServer;
 let unbatched: RunningServer;
 beforeAll(async () => {
-  dir = join(await mkdtemp(join(tmpdir(), 'inferkit-fbatch-')), 'rule');
+  dir = join(tempDir('inferkit-fbatch-'), 'rule');
   await writeChronosFixtureRepo(dir, { kind: 'rule', predictionLength: 8, contextLength: 64, trend: 0.5 });
   // The rule graph answers in microseconds: without the idle wait window nothing would ever queue up.
   batched = await serve(manifests, { loaders, port: 0, maxBatchSize: 32, maxWaitMs: 25, waitWhenIdle: true });
