@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseContract } from '../../contract/parse.js';
 import { InferkitError } from '../../errors.js';
-import { BPE_MERGES_FILE, BPE_VOCAB_FILE, SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS } from '../../hub/file-spec.js';
+import { BPE_MERGES_FILE, BPE_VOCAB_FILE, SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKENIZER_COMPANIONS, TOKENIZER_FILES } from '../../hub/file-spec.js';
 
 /** The parts of `config.json` token classification reads. Other fields are kept. */
 export const TokenClassConfigSchema = z.looseObject({
@@ -86,16 +86,29 @@ export async function findTokenClassFiles(
   };
   const config = await pick('config.json');
   const model = options.graphPath !== undefined ? options.graphPath : options.quantized ? await pick(...TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS) : await pick(...TOKEN_CLASSIFICATION_GRAPHS);
-  const tokenizerJson = await pick('tokenizer.json');
+  // The tokenizer the hub would fetch: the first of TOKENIZER_FILES here, with its companions (TOKENIZER_COMPANIONS).
+  // vocab.txt is read beside tokenizer.json too (the synchronous WordPiece engine).
+  let first: string | undefined;
+  for (const p of TOKENIZER_FILES) {
+    if ((await pick(p)) !== undefined) {
+      first = p;
+      break;
+    }
+  }
+  const tokenizerJson = first === 'tokenizer.json' ? await pick(first) : undefined;
   const vocabTxt = await pick('vocab.txt');
-  const spmModel = tokenizerJson || vocabTxt ? undefined : await pick(...SENTENCEPIECE_MODEL_FILES);
-  const vocabJson = tokenizerJson || vocabTxt || spmModel ? undefined : await pick(BPE_VOCAB_FILE);
-  const merges = vocabJson ? await pick(BPE_MERGES_FILE) : undefined;
+  const spmModel = first !== undefined && (SENTENCEPIECE_MODEL_FILES as readonly string[]).includes(first) ? await pick(first) : undefined;
+  const vocabJson = first === BPE_VOCAB_FILE ? await pick(first) : undefined;
+  const companions = new Map<string, string | undefined>();
+  for (const c of first !== undefined ? (TOKENIZER_COMPANIONS[first] ?? []) : []) {
+    companions.set(c, await pick(c));
+  }
+  const merges = companions.get(BPE_MERGES_FILE);
   const missing = [
     config ? undefined : 'config.json',
     model ? undefined : options.quantized ? `${TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS.join(', ')} (asked for by quantized: true; load without it for the full-precision graph)` : `${TOKEN_CLASSIFICATION_GRAPHS[0]} (or ${TOKEN_CLASSIFICATION_GRAPHS.slice(1).join(', ')})`,
-    tokenizerJson || vocabTxt || spmModel || vocabJson ? undefined : `tokenizer.json (or vocab.txt, or a SentencePiece model: ${SENTENCEPIECE_MODEL_FILES.join(', ')}, or ${BPE_VOCAB_FILE} + ${BPE_MERGES_FILE})`,
-    vocabJson && !merges ? `${BPE_MERGES_FILE} (beside ${BPE_VOCAB_FILE})` : undefined,
+    first !== undefined ? undefined : `tokenizer.json (or vocab.txt, or a SentencePiece model: ${SENTENCEPIECE_MODEL_FILES.join(', ')}, or ${BPE_VOCAB_FILE} + ${BPE_MERGES_FILE})`,
+    ...[...companions].filter(([, local]) => local === undefined).map(([c]) => `${c} (beside ${first ?? ''})`),
   ].filter((m): m is string => m !== undefined);
   if (!config || !model || missing.length > 0) {
     throw new InferkitError('model_load_failed', `Token-classification model in ${dir} lacks ${missing.join(', ')}`);
