@@ -67,10 +67,12 @@ describe('serve: Chronos-Bolt on session replicas', () => {
       const [a, b] = await Promise.all([replicas, single].map((s) => http(s.url, '/v1/timeseries/forecast', { body: body(model, 9, horizon) })));
       expect([a.status, b.status]).toEqual([200, 200]);
       const [fa, fb] = [forecasts(a.json() as Answer), forecasts(b.json() as Answer)];
+      // The runs' compositions differ (one session: one run of 9; replicas: one per replica), and so does each
+      // row's left padding: the rule graph's sums round differently past the 6th digit.
+      const digits = model === 'rule' ? 5 : 3;
+      fa.forEach((o, i) => o.forEach((c, k) => c.mean.forEach((x, h) => expect(x).toBeCloseTo(fb[i][k].mean[h], digits))));
       if (model === 'rule') {
-        expect(fa).toEqual(fb);
-      } else {
-        fa.forEach((o, i) => o.forEach((c, k) => c.mean.forEach((x, h) => expect(x).toBeCloseTo(fb[i][k].mean[h], 3))));
+        fa.forEach((o, i) => o.forEach((c, k) => Object.entries(c.q).forEach(([q, v]) => v.forEach((x, h) => expect(x).toBeCloseTo(fb[i][k].q[q][h], 5)))));
       }
     }
   });

@@ -69,7 +69,8 @@ describe('Chronos-Bolt on session replicas', () => {
         expect(f.levels).toEqual([0.1, 0.5, 0.9]);
       },
     });
-    expect(chunks.map((c) => c.length)).toEqual([4, 3]);
+    // One run per replica; they end in either order, and each is handed over as it ends.
+    expect(chunks.map((c) => c.length).sort()).toEqual([3, 4]);
     expect([...seen.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     out.values.forEach((v, i) => expect(seen.get(i)).toEqual(Array.from(v)));
   });

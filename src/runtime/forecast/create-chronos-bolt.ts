@@ -3,7 +3,8 @@ import { float32Tensor, type OrtFeeds, type SessionOptions } from '../ort.js';
 import type { ChronosConfig } from './chronos-config.js';
 import { paddedLength, planContextChunks } from './context-batch.js';
 import type { ForecastModel } from './forecast-model.js';
-import { runContextChunks } from './run-context-chunks.js';
+import { RunQueue } from '../run-queue/run-queue.js';
+import { runChunk, runContextChunks } from './run-context-chunks.js';
 import { ascendingLevels } from './session-model/config-checks.js';
 import { openForecastSession } from './session-model/open-forecast-session.js';
 import { replicaRuns } from './session-model/run-on-session.js';
@@ -58,6 +59,26 @@ export async function createChronosBolt(
   });
   const H = config.prediction_length;
   const Q = levels.length;
+  const C = config.context_length;
+  const P = config.input_patch_size;
+  // Every call on the session shares one run queue (unless `groupByLength: false`): runs are formed from all the
+  // waiting series, nearest in padded length, when the session can take one. Overlapping calls (a server's merged
+  // requests) share runs, and session replicas take them as they free up (a lone call: one run per idle replica at least).
+  const queue =
+    options.groupByLength === false
+      ? undefined
+      : new RunQueue<Float32Array, Float32Array>({
+          maxRunSize: options.batchSize ?? 64,
+          parallelRuns: () => session.parallelRuns ?? 1,
+          size: (s) => paddedLength(s.length, C, P),
+          start: async (series) => {
+            // One chunk of the run's series, in their order, left-padded to the longest.
+            const [chunk] = planContextChunks(series, { contextLength: C, patchSize: P, batchSize: series.length, groupByLength: false });
+            options.onRun?.(series.length, chunk.time);
+            const out = await runChunk(session, chunk, Q * H);
+            return series.map((_, r) => out.subarray(r * Q * H, (r + 1) * Q * H));
+          },
+        });
   return sessionForecastModel(session, {
     name: options.name,
     nativeHorizon: H,
@@ -69,7 +90,31 @@ export async function createChronosBolt(
     spareRuns: true,
     async predict(current, batch, horizon, opts) {
       const values: Float32Array[] = new Array<Float32Array>(batch.length);
-      // Session replicas: the series are cut into one even chunk per idle replica (per replica when
+      // A row of `quantile_preds` (Q × H) cut to the call's horizon.
+      const cut = (row: Float32Array): Float32Array => {
+        const v = new Float32Array(Q * horizon);
+        for (let q = 0; q < Q; q++) {
+          v.set(row.subarray(q * H, q * H + horizon), q * horizon);
+        }
+        return v;
+      };
+      if (queue !== undefined) {
+        const onChunk = (indices: readonly number[], rows: readonly Float32Array[]): void => {
+          indices.forEach((bi, k) => {
+            values[bi] = cut(rows[k]);
+          });
+          opts.onChunk?.(indices, { levels, values: indices.map((bi) => values[bi]) });
+        };
+        try {
+          await queue.submit(batch, { ...(opts.signal ? { signal: opts.signal } : {}), onChunk });
+        } catch (e) {
+          // An aborted call fails with its signal's reason, as a call cut into chunks does.
+          opts.signal?.throwIfAborted();
+          throw e;
+        }
+        return { levels, values };
+      }
+      // In input order (`groupByLength: false`): the call's own chunks. Session replicas: the series are cut into one even chunk per idle replica (per replica when
       // none is idle), so a merged call runs side by side on them rather than on one.
       const minChunks = replicaRuns(current);
       const chunks = planContextChunks(batch, {
@@ -82,12 +127,7 @@ export async function createChronosBolt(
       const run = { rowValues: Q * H, ...(opts.signal ? { signal: opts.signal } : {}), ...(options.onRun ? { onRun: options.onRun } : {}) };
       await runContextChunks(current, chunks, run, (chunk, out) => {
         chunk.indices.forEach((bi, row) => {
-          const v = new Float32Array(Q * horizon);
-          for (let q = 0; q < Q; q++) {
-            const from = (row * Q + q) * H;
-            v.set(out.subarray(from, from + horizon), q * horizon);
-          }
-          values[bi] = v;
+          values[bi] = cut(out.subarray(row * Q * H, (row + 1) * Q * H));
         });
         opts.onChunk?.(chunk.indices, { levels, values: chunk.indices.map((bi) => values[bi]) });
       });

@@ -33,7 +33,8 @@ export async function runContextChunks(session: OrtSession, chunks: readonly Con
   );
 }
 
-async function runChunk(session: OrtSession, chunk: ContextChunk, rowValues: number): Promise<Float32Array> {
+/** One Chronos-Bolt run: `chunk`'s rows through the session; its `quantile_preds`, `rowValues` per row (`inference_failed` otherwise). */
+export async function runChunk(session: OrtSession, chunk: ContextChunk, rowValues: number): Promise<Float32Array> {
   const rows = chunk.indices.length;
   let out: Float32Array;
   try {

@@ -133,6 +133,22 @@ describe('RunQueue', () => {
     await expect(queue.submit([1], { signal: abort.signal })).rejects.toThrow('Inference aborted');
   });
 
+  it('on session replicas, cuts a lone call into one run per idle replica at least (6 items, 2 replicas: 3 + 3, not one run of 6)', async () => {
+    const { queue, runs, release } = heldQueue(8, 2);
+    const out = queue.submit([1, 9, 2, 8, 3, 7]);
+    await turn();
+    expect(runs).toEqual([[9, 8, 7], [1, 2, 3]]);
+    await release();
+    expect(await out).toEqual(['out1', 'out9', 'out2', 'out8', 'out3', 'out7']);
+    // One replica: one run, as before.
+    const single = heldQueue(8, 1);
+    const one = single.queue.submit([1, 9, 2, 8, 3, 7]);
+    await turn();
+    expect(single.runs.map((r) => r.length)).toEqual([6]);
+    await single.release();
+    await one;
+  });
+
   it('with every run busy, a few texts of another call wait for a run to free rather than going out as a small run ahead', async () => {
     const { queue, runs, release } = heldQueue(4, 2);
     const a = queue.submit([10, 11, 12, 13, 20, 21, 22, 23]);

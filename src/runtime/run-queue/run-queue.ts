@@ -114,7 +114,7 @@ export class RunQueue<I, O> {
       if (this.#running === parallel && !full && !lone) {
         return;
       }
-      const run = this.#take(budget === undefined ? this.#nextRun(lone) : this.#nextPackedRun(budget, tokens, parallel - this.#running));
+      const run = this.#take(budget === undefined ? this.#nextRun(lone, parallel - this.#running) : this.#nextPackedRun(budget, tokens, parallel - this.#running));
       this.#running++;
       for (const w of run) {
         w.call.running++;
@@ -177,14 +177,18 @@ export class RunQueue<I, O> {
     return run;
   }
 
-  /** The next run: full (a `lone` call's: an even share) of what waits, around the oldest call's largest item, the least padding. */
-  #nextRun(lone: boolean): Waiting<I, O>[] {
+  /**
+   * The next run: full (a `lone` call's: an even share, over at least the `free` runs that can start now) of what
+   * waits, around the oldest call's largest item, the least padding.
+   */
+  #nextRun(lone: boolean, free: number): Waiting<I, O>[] {
     const all = this.#waiting;
     const max = Math.max(1, Math.floor(this.#options.maxRunSize));
     const n = all.length;
-    // A lone call (nothing else waiting or running) is cut evenly: a tiny last run costs nearly a full one. With
-    // other calls about, runs are full: what is left is joined by the texts that keep coming.
-    const k = lone ? Math.ceil(n / Math.ceil(n / max)) : Math.min(max, n);
+    // A lone call (nothing else waiting or running) is cut evenly: a tiny last run costs nearly a full one; on
+    // session replicas, into one run per idle replica at least, so the call runs side by side. With other calls
+    // about, runs are full: what is left is joined by the texts that keep coming.
+    const k = lone ? Math.ceil(n / Math.max(Math.ceil(n / max), Math.min(n, free))) : Math.min(max, n);
     // Largest first; equal sizes in submission order (a lone call's runs are its sorted chunks).
     const sorted = [...all].sort((a, b) => b.size - a.size || a.call.age - b.call.age || a.index - b.index);
     let anchor = 0;
