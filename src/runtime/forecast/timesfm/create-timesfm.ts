@@ -7,7 +7,7 @@ import { openForecastSession } from '../session-model/open-forecast-session.js';
 import { sessionForecastModel } from '../session-model/session-forecast-model.js';
 import { timesFmFrequencyIndex } from './frequency-index.js';
 import { globalScale, observed, prepare20, prepare25, type PreparedRow } from './prepare-series.js';
-import { runRows } from './run-rows.js';
+import { runRows, timesFmRunQueue } from './run-rows.js';
 
 /** Options of the TimesFM models (and of `loadTimesFm`). */
 export interface TimesFmOptions {
@@ -163,6 +163,8 @@ async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<Forecas
   });
   const H = spec.horizon_length;
   const Q = levels.length;
+  // Every call's rows share the session's one run queue (a server's overlapping calls share runs).
+  const queue = timesFmRunQueue(session, { batchSize, outputs: family.outputs, rowValues: H * (Q + 1), ...(options.onRun ? { onRun: options.onRun } : {}) });
   return sessionForecastModel(session, {
     name: options.name,
     nativeHorizon: H,
@@ -172,7 +174,7 @@ async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<Forecas
     rollout: 'median',
     horizonField: 'horizon_length',
     spareRuns: true,
-    async predict(current, batch, horizon, opts) {
+    async predict(_current, batch, horizon, opts) {
       const series = batch.map((s, i) => {
         const x = observed(s, spec.context_length);
         if (x.length === 0) {
@@ -184,14 +186,7 @@ async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<Forecas
         return { levels, values: [], mean: [] };
       }
       const { rows, freq } = family.rows(series, opts);
-      const out = await runRows(current, rows, {
-        batchSize,
-        outputs: family.outputs,
-        rowValues: H * (Q + 1),
-        ...(freq ? { freq } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(options.onRun ? { onRun: options.onRun } : {}),
-      });
+      const out = await runRows(queue, rows, family.outputs, freq, opts.signal);
       const decoded = series.map((_, i) => family.decode(i, rows, out, horizon, series));
       return { levels, values: decoded.map((d) => d.values), mean: decoded.map((d) => d.mean) };
     },

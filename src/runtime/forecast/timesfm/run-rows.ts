@@ -1,68 +1,74 @@
 import { InferkitError } from '../../../errors.js';
 import { float32Tensor, int64Tensor, type OrtSession } from '../../ort.js';
-import { replicaRuns, runOnSession } from '../session-model/run-on-session.js';
+import { RunQueue } from '../../run-queue/run-queue.js';
 import type { PreparedRow } from './prepare-series.js';
 
-/** Options of {@link runRows}. */
-export interface RunRowsOptions {
-  /** Rows per ONNX run. */
+/** How a TimesFM session's runs are made (see {@link timesFmRunQueue}). */
+export interface RowQueueOptions {
+  /** Rows per ONNX run at most. */
   batchSize: number;
   /** Graph outputs to read, each `rowValues` floats per row. */
   outputs: readonly string[];
   rowValues: number;
-  /** One frequency index per row, fed as `freq` int64 [rows] (TimesFM 2.0); absent = no such input. */
-  freq?: readonly number[];
-  signal?: AbortSignal;
   /** Called as each run is handed over, with its rows and time steps. */
   onRun?: (rows: number, time: number) => void;
 }
 
-/**
- * Runs prepared rows through a TimesFM session: rows sorted by length and cut into runs of `batchSize` (on session
- * replicas, into at least one run per idle replica), each
- * run's rows left-padded (value 0, padding 1) to its longest; runs handed over ahead as the Chronos-Bolt runner
- * does. Returns, per output name, one Float32Array of `rowValues` per row in input order.
- */
-export async function runRows(session: OrtSession, rows: readonly PreparedRow[], options: RunRowsOptions): Promise<Record<string, Float32Array[]>> {
-  const order = rows.map((_, i) => i).sort((a, b) => rows[a].time - rows[b].time || a - b);
-  // Session replicas: at least one run per idle replica (per replica when none is idle), so a call runs side by side.
-  const replicas = replicaRuns(session);
-  const size = replicas === undefined ? options.batchSize : Math.max(1, Math.min(options.batchSize, Math.ceil(rows.length / replicas)));
-  const runs: number[][] = [];
-  for (let at = 0; at < order.length; at += size) {
-    runs.push(order.slice(at, at + size));
-  }
-  const result: Record<string, Float32Array[]> = Object.fromEntries(options.outputs.map((o) => [o, new Array<Float32Array>(rows.length)]));
-  await runOnSession(
-    session,
-    runs,
-    (run) => runOnce(session, rows, run, options),
-    (run, out) => {
-      for (const name of options.outputs) {
-        run.forEach((ri, r) => {
-          result[name][ri] = out[name].slice(r * options.rowValues, (r + 1) * options.rowValues);
-        });
-      }
-    },
-    options.signal,
-  );
-  return result;
+/** One row waiting for a run, with its frequency index (TimesFM 2.0's `freq` input; absent = no such input). */
+export interface QueuedRow {
+  row: PreparedRow;
+  freq?: number;
 }
 
-async function runOnce(session: OrtSession, rows: readonly PreparedRow[], run: readonly number[], options: RunRowsOptions): Promise<Record<string, Float32Array>> {
-  const time = Math.max(...run.map((ri) => rows[ri].time));
+/** A row's outputs: per output name, its `rowValues` floats. */
+export type RowOutputs = Record<string, Float32Array>;
+
+/**
+ * The one run queue of a TimesFM session: every call's prepared rows wait together, and each run takes the rows
+ * nearest in length when the session can take it (see RunQueue: a lone call is cut into even runs of at most
+ * `batchSize`, one per idle replica at least), its rows left-padded (value 0, padding 1) to the longest.
+ */
+export function timesFmRunQueue(session: OrtSession, options: RowQueueOptions): RunQueue<QueuedRow, RowOutputs> {
+  return new RunQueue<QueuedRow, RowOutputs>({
+    maxRunSize: options.batchSize,
+    parallelRuns: () => session.parallelRuns ?? 1,
+    size: (q) => q.row.time,
+    start: (run) => runOnce(session, run, options),
+  });
+}
+
+/**
+ * Runs `rows` (with `freq`, one frequency index per row, where the graph takes one) through `queue`. Returns, per
+ * output name, one Float32Array of `rowValues` per row in input order. An aborted `signal` fails with its reason.
+ */
+export async function runRows(queue: RunQueue<QueuedRow, RowOutputs>, rows: readonly PreparedRow[], outputs: readonly string[], freq: readonly number[] | undefined, signal: AbortSignal | undefined): Promise<Record<string, Float32Array[]>> {
+  let got: RowOutputs[];
+  try {
+    got = await queue.submit(
+      rows.map((row, i) => (freq ? { row, freq: freq[i] } : { row })),
+      signal ? { signal } : {},
+    );
+  } catch (e) {
+    signal?.throwIfAborted();
+    throw e;
+  }
+  return Object.fromEntries(outputs.map((name) => [name, got.map((o) => o[name])]));
+}
+
+async function runOnce(session: OrtSession, run: readonly QueuedRow[], options: RowQueueOptions): Promise<RowOutputs[]> {
+  const time = Math.max(...run.map((q) => q.row.time));
   const values = new Float32Array(run.length * time);
   const padding = new Float32Array(run.length * time).fill(1);
-  run.forEach((ri, r) => {
-    const row = rows[ri];
+  run.forEach(({ row }, r) => {
     values.set(row.values, r * time + time - row.time);
     padding.set(row.padding, r * time + time - row.time);
   });
   options.onRun?.(run.length, time);
+  const withFreq = run.some((q) => q.freq !== undefined);
   const feeds = {
     patches: float32Tensor(values, [run.length, time]),
     padding: float32Tensor(padding, [run.length, time]),
-    ...(options.freq ? { freq: int64Tensor(BigInt64Array.from(run, (ri) => BigInt(options.freq?.[ri] ?? 0)), [run.length]) } : {}),
+    ...(withFreq ? { freq: int64Tensor(BigInt64Array.from(run, (q) => BigInt(q.freq ?? 0)), [run.length]) } : {}),
   };
   let out: Record<string, { data: unknown }>;
   try {
@@ -70,13 +76,14 @@ async function runOnce(session: OrtSession, rows: readonly PreparedRow[], run: r
   } catch (cause) {
     throw new InferkitError('inference_failed', `TimesFM run failed: ${(cause as Error).message}`, { cause });
   }
-  const got: Record<string, Float32Array> = {};
+  const n = options.rowValues;
+  const data: Record<string, Float32Array> = {};
   for (const name of options.outputs) {
-    const data = out[name]?.data;
-    if (!(data instanceof Float32Array) || data.length !== run.length * options.rowValues) {
-      throw new InferkitError('inference_failed', `TimesFM output ${name}: expected ${run.length} rows of ${options.rowValues} float32 values`);
+    const d = out[name]?.data;
+    if (!(d instanceof Float32Array) || d.length !== run.length * n) {
+      throw new InferkitError('inference_failed', `TimesFM output ${name}: expected ${run.length} rows of ${n} float32 values`);
     }
-    got[name] = data;
+    data[name] = d;
   }
-  return got;
+  return run.map((_, r) => Object.fromEntries(options.outputs.map((name) => [name, data[name].slice(r * n, (r + 1) * n)])));
 }
