@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balancedOverlap, Batcher, type EmitOutputs } from './batcher.js';
+import { Batcher, type EmitOutputs } from './batcher.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -15,7 +15,7 @@ function heldCalls() {
   return { calls, gates, run };
 }
 
-describe('Batcher: early answers and spare capacity', () => {
+describe('Batcher: early answers and calls side by side', () => {
   it('answers each request as soon as the model emits all its items, before the merged call ends', async () => {
     const answered: string[] = [];
     let finish: () => void = () => undefined;
@@ -49,57 +49,23 @@ describe('Batcher: early answers and spare capacity', () => {
     expect(c).toMatchObject({ status: 'rejected', reason: { message: 'second run broke' } });
   });
 
-  it('with maxConcurrentCalls 2, a second call starts only while the model says it has room (hasSpareCapacity)', async () => {
-    let spare = false;
+  it('with maxConcurrentCalls 2, the requests of a turn beside a running call go out together at once; past the cap they wait for a call to end', async () => {
     const { calls, gates, run } = heldCalls();
-    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 5, maxConcurrentCalls: 2, hasSpareCapacity: () => spare });
+    const b = new Batcher(run, { maxBatchSize: 8, maxWaitMs: 5, maxConcurrentCalls: 2 });
     const one = b.submit([1]);
     await tick();
     const more = [b.submit([2]), b.submit([3])];
     await tick();
-    // No room: the two requests wait together instead of starting a one-item call beside the first.
-    expect(calls).toEqual([[1]]);
-    spare = true;
+    // Beside the running call: one call of the turn's two requests, not held back.
+    expect(calls).toEqual([[1], [2, 3]]);
     const four = b.submit([4]);
     await tick();
-    expect(calls).toEqual([[1], [2, 3, 4]]);
+    // Two calls run: the cap. The request waits for one to end, then goes out.
+    expect(calls).toHaveLength(2);
+    gates.shift()?.();
+    await tick();
+    expect(calls).toEqual([[1], [2, 3], [4]]);
     gates.forEach((g) => g());
     expect(await Promise.all([one, ...more, four])).toEqual([[1], [2], [3], [4]]);
-  });
-
-  it('with overlapMinItems, a call beside running ones waits until as many items queue as each busy run holds, or maxWaitMs', async () => {
-    // Two replicas: one busy with a 4-item call, one idle. balancedOverlap asks for 4 queued items.
-    let busyRuns = 0;
-    const calls: number[][] = [];
-    const gates: Array<() => void> = [];
-    const run = async (items: number[]) => {
-      calls.push([...items]);
-      busyRuns++;
-      await new Promise<void>((r) => gates.push(r));
-      busyRuns--;
-      return items;
-    };
-    const b = new Batcher(run, { maxBatchSize: 32, maxWaitMs: 60_000, maxConcurrentCalls: 3, hasSpareCapacity: () => busyRuns < 2, overlapMinItems: balancedOverlap(2, () => 2 - busyRuns) });
-    const first = b.submit([1, 2, 3, 4]);
-    await tick();
-    expect(calls).toEqual([[1, 2, 3, 4]]);
-    const small = [b.submit([5]), b.submit([6, 7])];
-    await tick();
-    // Three items queued, a replica idle: not yet worth a run beside the 4-item one.
-    expect(calls).toHaveLength(1);
-    const fourth = b.submit([8]);
-    await tick();
-    expect(calls).toEqual([[1, 2, 3, 4], [5, 6, 7, 8]]);
-    // Below the minimum, the wait ends at maxWaitMs.
-    const quick = new Batcher(run, { maxBatchSize: 32, maxWaitMs: 20, maxConcurrentCalls: 3, hasSpareCapacity: () => true, overlapMinItems: () => 100 });
-    const q1 = quick.submit([9]);
-    await tick();
-    const q2 = quick.submit([10]);
-    await tick();
-    expect(calls).toHaveLength(3);
-    await new Promise((r) => setTimeout(r, 40));
-    expect(calls.slice(3)).toEqual([[10]]);
-    gates.forEach((g) => g());
-    expect(await Promise.all([first, ...small, fourth, q1, q2])).toEqual([[1, 2, 3, 4], [5], [6, 7], [8], [9], [10]]);
   });
 });

@@ -19,19 +19,6 @@ export interface BatcherOptions {
    * main thread. @default 1
    */
   maxConcurrentCalls?: number;
-  /**
-   * With `maxConcurrentCalls` > 1: whether the model could start another call right now (e.g. a
-   * session replica is idle). A second call then starts only when this says so, not as soon as one
-   * request queues up, so calls stay large. @default always true
-   */
-  hasSpareCapacity?: () => boolean;
-  /**
-   * With `maxConcurrentCalls` > 1: the fewest queued items worth a call beside the running ones, given
-   * how many items of the running calls are still unanswered (see {@link balancedOverlap}). With fewer
-   * queued, the call waits for more, at most `maxWaitMs`. Keeps overlapping calls about as large as the
-   * running ones, where a run's fixed cost is high. @default no minimum: it starts with what queued
-   */
-  overlapMinItems?: (unansweredItems: number) => number;
   /** Called after each model call with the number of items and requests it merged. */
   onBatch?: (items: number, requests: number) => void;
   /**
@@ -87,10 +74,6 @@ export class Batcher<I, O> {
   private readonly waitWhenIdle: boolean;
   private readonly starts: Record<BatchStart, number> = { idle: 0, busy: 0, full: 0, window: 0, overlap: 0 };
   private readonly run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>;
-  private readonly hasSpareCapacity: () => boolean;
-  private readonly overlapMinItems: ((unansweredItems: number) => number) | undefined;
-  /** Items of the running calls not answered yet. */
-  private unanswered = 0;
   private readonly onBatch: ((items: number, requests: number) => void) | undefined;
   private readonly isolateFailures: boolean;
 
@@ -101,8 +84,6 @@ export class Batcher<I, O> {
    */
   constructor(run: (items: I[], signal?: AbortSignal, emit?: EmitOutputs<O>) => Promise<O[]>, options: BatcherOptions = {}) {
     this.run = run;
-    this.hasSpareCapacity = options.hasSpareCapacity ?? (() => true);
-    this.overlapMinItems = options.overlapMinItems;
     this.isolateFailures = options.isolateFailures === true;
     this.maxBatchSize = Math.max(0, Math.floor(options.maxBatchSize ?? 32));
     this.maxWaitMs = Math.max(0, options.maxWaitMs ?? 5);
@@ -176,15 +157,8 @@ export class Batcher<I, O> {
       return;
     }
     if (this.inFlight > 0) {
-      if (!this.hasSpareCapacity()) {
-        return;
-      }
-      if (this.overlapMinItems !== undefined && this.queuedItems < Math.min(this.maxBatchSize, this.overlapMinItems(this.unanswered))) {
-        // Too few to be worth a run beside the running ones: wait for more, not longer than maxWaitMs.
-        this.timer ??= setTimeout(() => this.flush('overlap'), this.maxWaitMs);
-      } else {
-        this.immediate ??= setImmediate(() => this.flush('overlap'));
-      }
+      // Beside running calls: after this event-loop turn, so that requests parsed in the same turn join.
+      this.immediate ??= setImmediate(() => this.flush('overlap'));
     } else if (this.queuedItems >= this.maxBatchSize) {
       this.flush('full');
     } else if (this.waitWhenIdle) {
@@ -207,10 +181,6 @@ export class Batcher<I, O> {
     if (this.inFlight >= this.maxConcurrentCalls || this.queue.length === 0) {
       return;
     }
-    if (reason === 'overlap' && !this.hasSpareCapacity()) {
-      // Re-checked at start: the spare run may have been taken since this was scheduled.
-      return;
-    }
     const batch: Pending<I, O>[] = [];
     let count = 0;
     while (this.queue.length > 0) {
@@ -223,13 +193,11 @@ export class Batcher<I, O> {
       count += next.items.length;
     }
     this.queuedItems -= count;
-    this.unanswered += count;
     this.starts[reason]++;
     this.inFlight++;
     void this.runBatch(batch).finally(() => {
       this.inFlight--;
       // Requests that queued up while the model was busy go out at once: they have waited already.
-      // Beside other running calls, the overlap rules apply (a spare run, enough items).
       if (this.queue.length > 0) {
         if (this.inFlight === 0) {
           this.flush('busy');
@@ -252,8 +220,6 @@ export class Batcher<I, O> {
       }
     });
     const left = batch.map((p) => p.items.length);
-    // Items of this call not answered yet (counted in `unanswered` until they are).
-    let open = items.length;
     const got = new Array<O>(items.length);
     const answer = (b: number): void => {
       left[b] = -1;
@@ -266,19 +232,13 @@ export class Batcher<I, O> {
           return;
         }
         got[at] = outputs[k];
-        open--;
-        this.unanswered--;
         if (--left[b] === 0) {
           answer(b);
         }
       });
-      // A run of this call ended: the model may have room for the next call now.
-      this.schedule();
     };
     try {
       const out = await this.call(items, batch.length, whenAllAborted(batch.map((p) => p.signal)), emit);
-      this.unanswered -= open;
-      open = 0;
       batch.forEach((p, b) => {
         if (left[b] >= 0) {
           for (let k = 0; k < p.items.length; k++) {
@@ -288,8 +248,6 @@ export class Batcher<I, O> {
         }
       });
     } catch (e) {
-      this.unanswered -= open;
-      open = 0;
       const unanswered = batch.filter((_, b) => left[b] >= 0);
       if (!this.isolateFailures || unanswered.length === 1) {
         for (const p of unanswered) {
@@ -303,15 +261,6 @@ export class Batcher<I, O> {
       }
     }
   }
-}
-
-/**
- * `overlapMinItems` for a model that runs `parallelRuns` runs side by side (session replicas) and
- * says how many are idle: a call beside the running ones waits until about as many items queue as
- * each busy run holds, so replicas get runs of similar size rather than a big one and many tiny ones.
- */
-export function balancedOverlap(parallelRuns: number, spareRuns: () => number): (unansweredItems: number) => number {
-  return (unanswered) => Math.ceil(unanswered / Math.max(1, parallelRuns - spareRuns()));
 }
 
 /** A signal that aborts once all `signals` have; undefined when one is missing (that request cannot go away). */

@@ -2,7 +2,6 @@ import type { InferenceService, InferenceServiceStatus } from '../contract/infer
 import { InferkitError } from '../errors.js';
 import { runtimeConfig, type RuntimeConfig } from '../manifest/runtime-config.js';
 import { localForecaster } from '../protocol/forecast/local-forecaster.js';
-import { balancedOverlap, type BatcherOptions } from './batcher.js';
 import { hostOfUrl, type HostScope } from './host-routing.js';
 import { isRetryableLoadError, retryDelayMs, sleep, type LoadRetry } from './load-retry.js';
 import { redactPaths } from './redact-paths.js';
@@ -12,6 +11,7 @@ import type { ModelLoaders, ServeTask, ServedModel } from './model-loader.js';
 import { mergingForecastModel } from './merging-forecast-model.js';
 import { inferTask } from '../manifest/model-task.js';
 import { unimplementedArgWarnings } from '../manifest/runtime-args-report.js';
+import type { BatcherOptions } from './batcher.js';
 import { createTokenRunner, type TokenRunner } from './token-runner.js';
 import { maskSecretText } from '../manifest/secret-text.js';
 import { measureModelLoad } from '../runtime/model-memory/measure-model-load.js';
@@ -235,8 +235,8 @@ export class ModelRegistry {
     const onBatch = this.options.onBatch;
     const batching = {
       ...this.options.batching,
-      // Sessions in workers: a merged call per replica, plus the next one prepared while they run (see
-      // `gated` below for when a call beside running ones starts).
+      // Sessions in workers: a merged call per replica, plus the next one prepared while they run (models with a
+      // run queue below: as many as come).
       ...(entry.inference?.worker === true ? { maxConcurrentCalls: (entry.inference.replicaThreads?.length ?? 1) + 1 } : {}),
       onBatch: onBatch ? (items: number, requests: number) => onBatch(entry.name, items, requests) : undefined,
     };
@@ -245,28 +245,21 @@ export class ModelRegistry {
     if (model.graph !== undefined) {
       entry.graph = model.graph;
     }
-    // A model that says how many of its runs are idle (Chronos-Bolt): a call beside running ones starts only
-    // while one is, and on replicas waits (≤ maxWaitMs) until about as many items queue as each busy run holds.
-    const replicas = entry.inference?.worker === true ? (entry.inference.replicaThreads?.length ?? 1) : 1;
-    const gated = (idle: () => number): BatcherOptions => ({
-      ...batching,
-      hasSpareCapacity: () => idle() > 0,
-      ...(replicas > 1 ? { overlapMinItems: balancedOverlap(replicas, idle) } : {}),
-    });
     if (model.task === 'token_classification') {
       // A classifier with a run queue: every turn's requests go out as a call at once; the queue packs the runs
       // from all the texts waiting (issue #25: the same sentences/s as the gating it replaced, within noise).
       entry.tokens = createTokenRunner(entry.name, model, model.runQueue === true ? { ...batching, maxConcurrentCalls: QUEUED_CALLS } : batching);
     } else if (model.model !== undefined) {
+      // A forecaster with a run queue (Chronos-Bolt, TimesFM) as a token classifier: calls go out as they come.
       const inner = model.model;
-      const options = inner.spareRuns !== undefined ? gated(() => inner.spareRuns ?? 0) : batching;
+      const options = inner.sharesRunQueue === true ? { ...batching, maxConcurrentCalls: QUEUED_CALLS } : batching;
       entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, options)) };
     }
     setPhase(entry, 'ready', undefined);
   }
 }
 
-/** Merged calls of a run-queue classifier in flight at most: past that, requests wait in the batcher (each call holds at most maxBatchSize texts). */
+/** Merged calls of a run-queue model (classifier or forecaster) in flight at most: past that, requests wait in the batcher (each call holds at most maxBatchSize texts). */
 const QUEUED_CALLS = 64;
 
 function setPhase(entry: ModelEntry, phase: ModelEntry['phase'], reason: string | undefined): void {

@@ -83,14 +83,12 @@ describe('serve: Chronos-Bolt on session replicas', () => {
     const loaders: ModelLoaders = {
       time_series_forecast: async ({ config, inference }) => {
         const model = await loadChronosBolt(ruleDir, { name: config.modelName, session: { worker: true, replicaThreads: inference?.replicaThreads ?? [1] }, onRun: (rows) => runs.push(rows) });
-        // The model's calls below the server's merging wrapper (its spareRuns still read through).
+        // The model's calls below the server's merging wrapper.
         const counted: ForecastModel = {
           name: model.name,
           nativeHorizon: model.nativeHorizon,
           quantiles: model.quantiles,
-          get spareRuns() {
-            return model.spareRuns;
-          },
+          sharesRunQueue: model.sharesRunQueue,
           predict: (batch, horizon, opts) => (calls.push(batch.length), model.predict(batch, horizon, opts)),
           dispose: () => model.dispose(),
         };
@@ -105,22 +103,19 @@ describe('serve: Chronos-Bolt on session replicas', () => {
     expect(runs).toEqual([4, 4]);
   });
 
-  it('a second merged call starts beside a running one only while the model has a spare run (spareRuns)', async () => {
+  it('hands requests over to a model with a run queue as merged calls as they come, beside a running one (sharesRunQueue)', async () => {
     const calls: number[] = [];
-    let spare = 0;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const loaders: ModelLoaders = {
       time_series_forecast: async ({ config }) => {
-        const model = await loadChronosBolt(ruleDir, { name: config.modelName });
-        // The real model, its first call held until the test releases it, and its spare runs set by the test.
-        const gated: ForecastModel = {
+        const model = await loadChronosBolt(ruleDir, { name: config.modelName, session: { worker: true } });
+        // The real model (one session), its first call held until the test releases it.
+        const held: ForecastModel = {
           name: model.name,
           nativeHorizon: model.nativeHorizon,
           quantiles: model.quantiles,
-          get spareRuns() {
-            return spare;
-          },
+          sharesRunQueue: model.sharesRunQueue,
           predict: async (batch, horizon, opts) => {
             calls.push(batch.length);
             if (calls.length === 1) {
@@ -130,22 +125,23 @@ describe('serve: Chronos-Bolt on session replicas', () => {
           },
           dispose: () => model.dispose(),
         };
-        return servedForecastModel(gated);
+        return servedForecastModel(held);
       },
     };
-    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2, replicas: 2 } });
+    const server = await start([bolt('rule', ruleDir)], { loaders, inference: { threads: 2, replicas: 1 } });
     const post = (n: number) => http(server.url, '/v1/timeseries/forecast', { body: body('rule', n, 8) });
     const first = post(1);
     await until(() => calls.length === 1);
+    // Not held back by the running call: each request reaches the model as its own call at once.
     const second = post(2);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(calls).toEqual([1]); // no spare run: the second request waits
-    spare = 1;
-    const third = post(3); // arrives while a run is spare: the waiting requests start beside the running call
     await until(() => calls.length === 2);
-    expect(calls).toEqual([1, 5]);
+    const third = post(3);
+    await until(() => calls.length === 3);
+    expect(calls).toEqual([1, 2, 3]);
+    // The later requests are answered while the first call is still held.
+    expect((await Promise.all([second, third])).map((r) => r.status)).toEqual([200, 200]);
     release();
-    expect((await Promise.all([first, second, third])).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await first).status).toBe(200);
   });
 
   it('annotation serving.inferkit.dev/replicas sets one service\'s replicas; a bad value fails that service, naming the annotation', async () => {

@@ -24,11 +24,11 @@ afterAll(async () => {
 const series = (n: number): Float32Array[] => Array.from({ length: n }, (_, i) => Float32Array.from({ length: 3 + ((i * 7) % 40) }, (_, t) => Math.sin(t + i) * 10 + i));
 
 describe('Chronos-Bolt on session replicas', () => {
-  it('answers exactly what one session answers, a call cut into one even chunk per idle replica', async () => {
+  it('answers exactly what one session answers, a lone call cut into one even run per idle replica, a call beside it into full runs', async () => {
     const runs: number[] = [];
     await using one = asyncDisposable(await loadChronosBolt(ruleDir, {}));
     await using pooled = asyncDisposable(await loadChronosBolt(ruleDir, { session: { worker: true, replicas: 3 }, onRun: (rows) => runs.push(rows) }));
-    expect(pooled.model.spareRuns).toBe(3);
+    expect(pooled.model.sharesRunQueue).toBe(true);
     for (const n of [10, 1, 2]) {
       runs.length = 0;
       const batch = series(n);
@@ -39,12 +39,25 @@ describe('Chronos-Bolt on session replicas', () => {
     // A call that comes while two replicas run another gets one chunk, for the one idle replica.
     runs.length = 0;
     const first = pooled.model.predict(series(2), 3);
-    await null; // the pool hands the first call's two runs to two replicas
-    expect(pooled.model.spareRuns).toBe(1);
+    await null; // the queue hands the first call's two runs to two replicas
     const second = pooled.model.predict(series(6), 3);
     await Promise.all([first, second]);
     expect(runs).toEqual([1, 1, 6]);
-    expect(pooled.model.spareRuns).toBe(3);
+  });
+
+  it('calls that come while a run is out share the next run (one session: 8 series, then 2 + 3 together), each answering what it answers alone', async () => {
+    const runs: number[] = [];
+    await using one = asyncDisposable(await loadChronosBolt(ruleDir, { session: { worker: true }, onRun: (rows) => runs.push(rows) }));
+    const [a, b, c] = [series(8), series(2).map((x) => x.map((v) => v + 1)), series(3).map((x) => x.map((v) => v - 1))];
+    const first = one.model.predict(a, 3);
+    await null; // the first call's run is handed to the worker
+    const later = [one.model.predict(b, 3), one.model.predict(c, 3)];
+    const got = await Promise.all([first, ...later]);
+    expect(runs).toEqual([8, 5]);
+    for (const [i, batch] of [a, b, c].entries()) {
+      const alone = await one.model.predict(batch, 3);
+      expect(got[i].values.map((v) => Array.from(v))).toEqual(alone.values.map((v) => Array.from(v)));
+    }
   });
 
   it('keeps batchSize as the cap, and a transformer graph answers what one session answers (latency session beside the replicas)', async () => {
@@ -83,7 +96,6 @@ describe('Chronos-Bolt on session replicas', () => {
     );
     await expect(pooled.model.predict(series(8), 3, { signal: controller.signal })).rejects.toThrow('client gone');
     expect(runs).toEqual([1, 1]);
-    expect(pooled.model.spareRuns).toBe(2);
     const again = await pooled.model.predict(series(4), 3);
     expect(again.values).toHaveLength(4);
   });
@@ -95,7 +107,6 @@ describe('Chronos-Bolt on session replicas', () => {
     await expect(call).rejects.toMatchObject({ code: 'inference_failed' });
     await disposed;
     await expect(pooled.predict(series(1), 3)).rejects.toMatchObject({ code: 'model_not_ready' });
-    expect(pooled.spareRuns).toBe(0);
   });
 });
 

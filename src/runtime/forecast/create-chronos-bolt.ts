@@ -87,7 +87,7 @@ export async function createChronosBolt(
     contextLength: config.context_length,
     rollout: options.rollout ?? 'quantiles',
     horizonField: 'prediction_length',
-    spareRuns: true,
+    sharesRunQueue: queue !== undefined,
     async predict(current, batch, horizon, opts) {
       const values: Float32Array[] = new Array<Float32Array>(batch.length);
       // A row of `quantile_preds` (Q × H) cut to the call's horizon.

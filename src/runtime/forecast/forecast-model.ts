@@ -71,10 +71,11 @@ export interface ForecastModel {
    */
   readonly rollout?: ForecastRollout;
   /**
-   * Calls that could start at once right now (idle session replicas, for Chronos-Bolt); absent when
-   * the model cannot tell. A server starts a second merged call beside a running one only while this is above 0.
+   * True when its calls share one run queue that forms every run from all their waiting series (Chronos-Bolt,
+   * TimesFM: see RunQueue): a server then hands each turn's requests over as a call at once, calls overlapping
+   * freely. Otherwise a server runs a few merged calls at a time and queues the rest.
    */
-  readonly spareRuns?: number;
+  readonly sharesRunQueue?: boolean;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); absent when it cannot tell. */
   readonly busyMs?: number;
   /** Where its graph came from (a published ONNX file, or built from the checkpoint's weights file); absent for a model made from a graph path or without one. */
@@ -92,7 +93,7 @@ export interface ForecastModel {
   dispose(): Promise<void>;
 }
 
-/** `model` with its {@link ForecastModel.graph} set, in place: a session model's getters (`spareRuns`, `busyMs`) stay live, as a copy would not keep them. */
+/** `model` with its {@link ForecastModel.graph} set, in place: a session model's getter (`busyMs`) stays live, as a copy would not keep them. */
 export function withGraph<M extends ForecastModel>(model: M, graph: ModelGraphInfo): M {
   Object.defineProperty(model, 'graph', { value: graph, enumerable: true });
   return model;

@@ -57,10 +57,8 @@ describe('TokenClassifier runs', () => {
   it('session replicas in worker threads answer what one in-thread session answers', async () => {
     await using local = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 3, disableLowerCase: true });
     await using pooled = await loadTokenClassifier(join(root, 'random'), { modelName: 'ner', maxBatchSize: 3, disableLowerCase: true, session: { worker: true, replicas: 2 } });
-    expect(pooled.spareRuns).toBe(2);
     const [a, b] = await Promise.all([local.predictTokenIds(TEXTS), pooled.predictTokenIds(TEXTS)]);
     expect(b.classIds).toEqual(a.classIds);
-    expect(pooled.spareRuns).toBe(2);
   }, 30_000);
 
   it('with a latency session, the load times it against a replica on a sentence and records whether it was kept', async () => {

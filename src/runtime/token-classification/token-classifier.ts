@@ -233,11 +233,6 @@ export class TokenClassifier implements Predictor {
     await this.dispose();
   }
 
-  /** Runs that could start at once on this classifier's session (idle replicas); 0 when unknown or disposed. */
-  get spareRuns(): number {
-    return this.#session?.idleRuns ?? 0;
-  }
-
   /** Milliseconds this classifier's worker threads spent on runs (summed over replicas); undefined in-thread or once disposed. */
   get busyMs(): number | undefined {
     return this.#session?.busyMs;

@@ -58,7 +58,7 @@ describe.skipIf(!present)('createChronos2', () => {
     const spare = await loadChronos2(MODEL, { cacheDir: root });
     await spare.dispose();
     await expect(spare.predict([wave(10, 0)], 3)).rejects.toMatchObject({ code: 'model_not_ready' });
-    expect(spare.spareRuns).toBeUndefined();
+    expect(spare.sharesRunQueue).toBe(false);
     // Where its graph came from: built from the checkpoint by the first load, reused from the cache by this one.
     expect(whole.graph).toMatchObject({ from: 'checkpoint', file: 'model.safetensors', family: 'chronos-2', variant: 'fp32' });
     expect(spare.graph).toMatchObject({ file: 'model.safetensors', cached: true, buildMs: 0 });

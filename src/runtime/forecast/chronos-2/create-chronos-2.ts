@@ -109,8 +109,8 @@ export async function createChronos2(graphPath: string, cfg: Chronos2Config, opt
     quantiles: levels,
     patchSize: cfg.patchSize,
     contextLength: cfg.contextLength,
-    // Reports no idle replicas (as before the shared scaffolding): a server runs its merged calls one after another.
-    spareRuns: false,
+    // Its calls are cut into pieces of whole tasks, not queued: a server runs a few merged calls at a time.
+    sharesRunQueue: false,
     predictTasks,
     predict: (current, batch, horizon, opts) => predictTasks(current, batch.map((x) => ({ targets: [x], pastCovariates: [], futureCovariates: [] })), horizon, opts),
   });

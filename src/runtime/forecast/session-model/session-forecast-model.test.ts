@@ -28,7 +28,7 @@ const spec = (over: Partial<SessionModelSpec> = {}): SessionModelSpec => ({
   quantiles: [0.1, 0.9],
   patchSize: 1,
   contextLength: 16,
-  spareRuns: true,
+  sharesRunQueue: true,
   predict: rulePredict,
   ...over,
 });
@@ -49,7 +49,7 @@ describe('sessionForecastModel', () => {
   it('forecasts through the family, then refuses once disposed (model_not_ready), dispose twice being safe', async () => {
     const model = sessionForecastModel(await openForecastSession(RULE, {}, GRAPH), spec({ rollout: 'median' }));
     expect(model.rollout).toBe('median');
-    expect(model.spareRuns).toBeUndefined(); // one in-thread session cannot tell
+    expect(model.sharesRunQueue).toBe(true);
     const f = await model.predict([Float32Array.of(2, 4), Float32Array.of(10)], 2);
     expect(f.values.map((v) => Array.from(v))).toEqual([
       [2, 2, 4, 4],
@@ -57,7 +57,6 @@ describe('sessionForecastModel', () => {
     ]);
     await model.dispose();
     await model.dispose();
-    expect(model.spareRuns).toBe(0);
     await expect(model.predict([Float32Array.of(1)], 1)).rejects.toMatchObject({ code: 'model_not_ready', message: 'model "rule" was disposed' });
   });
 
@@ -69,17 +68,16 @@ describe('sessionForecastModel', () => {
       message: "horizon 4 is outside 1..3 (the model's prediction_length)",
     });
     await capped.dispose();
-    const open = sessionForecastModel(await openForecastSession(RULE, {}, GRAPH), spec({ spareRuns: false, predict: (s, b) => rulePredict(s, b, 3, {}) }));
+    const open = sessionForecastModel(await openForecastSession(RULE, {}, GRAPH), spec({ sharesRunQueue: false, predict: (s, b) => rulePredict(s, b, 3, {}) }));
     expect((await open.predict([Float32Array.of(1)], 40)).values).toHaveLength(1);
     await expect(open.predict([Float32Array.of(1)], 0)).rejects.toMatchObject({ code: 'invalid_request', message: 'horizon 0 must be a positive integer' });
     await open.dispose();
-    expect(open.spareRuns).toBeUndefined(); // spareRuns: false never reports
+    expect(open.sharesRunQueue).toBe(false);
     expect(open.rollout).toBeUndefined();
   });
 
-  it('reports idle replicas of a worker pool as spareRuns, and serves predictTasks only when the family has it', async () => {
+  it('serves predictTasks only when the family has it', async () => {
     const pooled = sessionForecastModel(await openForecastSession(RULE, { worker: true, replicas: 2 }, GRAPH), spec());
-    expect(pooled.spareRuns).toBe(2);
     expect(pooled.predictTasks).toBeUndefined();
     await pooled.dispose();
     const seen: number[] = [];

@@ -23,11 +23,8 @@ export interface SessionModelSpec {
    * Absent: any positive horizon (the family rolls out past `nativeHorizon` itself).
    */
   horizonField?: string;
-  /**
-   * Report the session's idle replicas as `spareRuns`, so a server starts a merged call beside running ones only
-   * while one is idle; false: `spareRuns` is undefined (the model cannot tell).
-   */
-  spareRuns: boolean;
+  /** The family's calls share one run queue per session (`ForecastModel.sharesRunQueue`). */
+  sharesRunQueue: boolean;
   /** Forecasts a batch of series. */
   predict: SessionPredict<Float32Array>;
 }
@@ -38,7 +35,7 @@ export type SessionTaskModel<O extends PredictOptions> = ForecastModel & { predi
 /**
  * A session-backed {@link ForecastModel}: the family's `predict` (and `predictTasks`) run on the live session
  * after the checks every family shares — `model_not_ready` once disposed, `invalid_request` (param
- * `options.horizon`) for a horizon outside the family's rule. `busyMs` and `spareRuns` read the session;
+ * `options.horizon`) for a horizon outside the family's rule. `busyMs` reads the session;
  * `dispose` releases it once (safe to call twice; calls already running finish on it).
  */
 export function sessionForecastModel(session: OrtSession, spec: SessionModelSpec): ForecastModel;
@@ -61,13 +58,7 @@ export function sessionForecastModel(session: OrtSession, spec: SessionModelSpec
     patchSize: spec.patchSize,
     contextLength: spec.contextLength,
     ...(spec.rollout ? { rollout: spec.rollout } : {}),
-    // Idle replicas (0 once disposed); undefined for a session that cannot tell.
-    get spareRuns(): number | undefined {
-      if (!spec.spareRuns) {
-        return undefined;
-      }
-      return live ? live.idleRuns : 0;
-    },
+    sharesRunQueue: spec.sharesRunQueue,
     get busyMs(): number | undefined {
       return live?.busyMs;
     },

@@ -173,7 +173,7 @@ async function timesFmModel(graphPath: string, spec: ModelSpec): Promise<Forecas
     contextLength: spec.context_length,
     rollout: 'median',
     horizonField: 'horizon_length',
-    spareRuns: true,
+    sharesRunQueue: true,
     async predict(_current, batch, horizon, opts) {
       const series = batch.map((s, i) => {
         const x = observed(s, spec.context_length);
