@@ -1,11 +1,11 @@
 import type { ForecastRollout } from '../../contract/forecast.js';
 import { float32Tensor, type OrtFeeds, type SessionOptions } from '../ort.js';
+import { RunQueue } from '../run-queue/run-queue.js';
 import type { ChronosConfig } from './chronos-config.js';
 import { paddedLength, planContextChunks } from './context-batch.js';
 import type { ForecastModel } from './forecast-model.js';
-import { RunQueue } from '../run-queue/run-queue.js';
 import { runChunk, runContextChunks } from './run-context-chunks.js';
-import { ascendingLevels } from './session-model/config-checks.js';
+import { ascendingLevels, positiveInteger } from './session-model/config-checks.js';
 import { openForecastSession } from './session-model/open-forecast-session.js';
 import { replicaRuns } from './session-model/run-on-session.js';
 import { sessionForecastModel } from './session-model/session-forecast-model.js';
@@ -49,6 +49,7 @@ export async function createChronosBolt(
   options: ChronosBoltOptions & { name: string },
 ): Promise<ForecastModel> {
   const levels = ascendingLevels(config.quantiles, 'chronos_config.quantiles');
+  const batchSize = positiveInteger(options.batchSize ?? 64, 'batchSize');
   const session = await openForecastSession(model, options.session, {
     family: 'Chronos-Bolt',
     inputs: ['context'],
@@ -68,7 +69,7 @@ export async function createChronosBolt(
     options.groupByLength === false
       ? undefined
       : new RunQueue<Float32Array, Float32Array>({
-          maxRunSize: options.batchSize ?? 64,
+          maxRunSize: batchSize,
           parallelRuns: () => session.parallelRuns ?? 1,
           size: (s) => paddedLength(s.length, C, P),
           start: async (series) => {
@@ -114,13 +115,13 @@ export async function createChronosBolt(
         }
         return { levels, values };
       }
-      // In input order (`groupByLength: false`): the call's own chunks. Session replicas: the series are cut into one even chunk per idle replica (per replica when
-      // none is idle), so a merged call runs side by side on them rather than on one.
+      // In input order (`groupByLength: false`): the call's own chunks, one even chunk per idle replica at least
+      // on session replicas (per replica when none is idle), so the call runs side by side on them.
       const minChunks = replicaRuns(current);
       const chunks = planContextChunks(batch, {
         contextLength: config.context_length,
         patchSize: config.input_patch_size,
-        batchSize: options.batchSize,
+        batchSize,
         groupByLength: options.groupByLength,
         ...(minChunks !== undefined ? { minChunks } : {}),
       });

@@ -69,6 +69,10 @@ describe('loadChronosBolt', () => {
     expect(a.values.every((v) => v.every(Number.isFinite))).toBe(true);
     await grouped.dispose();
     await plain.dispose();
+    // A batch size that is not a positive integer is named before any session opens.
+    for (const batchSize of [0, 2.5, Number.NaN]) {
+      await expect(loadChronosBolt(dir, { batchSize })).rejects.toMatchObject({ code: 'config', param: 'batchSize' });
+    }
   });
 
   it('fails with model_load_failed on a config without chronos_config', async () => {
