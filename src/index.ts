@@ -82,6 +82,7 @@ export type {
 } from './runtime/token-classification/token-classifier.js';
 export type { TokenizerEngine, LowerCaseSource, MaxLengthSource } from './runtime/token-classification/load-text-tokenizer.js';
 export type { V1OutputKind } from './runtime/token-classification/kserve-outputs.js';
+export type { ModelGraphInfo } from './checkpoint/resolve-model-graph.js';
 export type { AggregationStrategy, Entity, GroupedEntity, TokenEntity } from './runtime/token-classification/group-entities.js';
 export { loadChronosBolt } from './runtime/forecast/load-chronos-bolt.js';
 export { loadForecastModel, FORECAST_LOADERS } from './runtime/forecast/load-forecast-model.js';

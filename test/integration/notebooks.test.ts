@@ -79,7 +79,7 @@ describe('notebooks (headless, tslab kernel)', () => {
     expect(t2).toContain('PER:Angela Merkel');
     expect(t2).toContain('<mark');
     // A checkpoint without ONNX: the graph built from model.safetensors, in the kernel and behind a manifest.
-    expect(t2).toContain('xlmr: graph from checkpoint (roberta network), 9 labels, 512 tokens per text');
+    expect(t2).toContain('xlmr: graph from checkpoint (roberta network, built from model.safetensors), 9 labels, 512 tokens per text');
     expect(t2).toContain('deberta: ready');
     expect(t2).toContain('INT64 shape=[1,1,');
     // 3: quantiles, usage, partial and error statuses.
