@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Tests that open sessions straight from onnxruntime-node get what src/runtime/ort.ts sets for inferkit's own.
+    env: { ORT_DISABLE_TELEMETRY: '1' },
     // Names one folder per run where the tarball tests share one `npm pack` (test/integration/packed-tarball.ts).
     globalSetup: ['test/integration/pack-dir.global-setup.ts'],
   },

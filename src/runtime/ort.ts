@@ -9,6 +9,15 @@ import type { OrtSession, OrtTensor, SessionOptions } from './ort-types.js';
 export type { ExecutionProvider, OrtFeeds, OrtOutput, OrtSession, OrtTensor, OrtValueMetadata, SessionOptions } from './ort-types.js';
 
 /**
+ * onnxruntime-node's Linux build carries Microsoft's 1DS telemetry SDK (the library names a collector at
+ * mobile.events.data.microsoft.com; once started, it leaves an empty `/tmp/mat-debug-<pid>.log` behind every process
+ * that opened a session). ONNX Runtime reads `ORT_DISABLE_TELEMETRY` when it makes its environment, at the first
+ * session: inferkit sets it unless the user has, so a notebook or server starts none of it and leaves nothing behind. Worker threads
+ * start with a copy of this environment. `ORT_DISABLE_TELEMETRY=0` keeps ONNX Runtime's default.
+ */
+process.env.ORT_DISABLE_TELEMETRY ??= '1';
+
+/**
  * A model loader's session options: one session without a thread count gets every CPU this process may
  * use (`availableCpus()`, cgroup quota included), not ORT's one thread; replicas and explicit counts are
  * kept. Spinning stays off unless asked, so a busy machine degrades gracefully.
