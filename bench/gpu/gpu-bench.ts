@@ -34,6 +34,9 @@ import { BUILT_FAMILIES, tokenTensors, type Prepared } from './families.js';
 import { measureModel, resultLines, type BenchModel, type Row } from './measure.js';
 import { threadsMode } from './threads.js';
 
+// Sessions opened here straight from onnxruntime-node: its telemetry off, as src/runtime/ort.ts sets it for inferkit's own.
+process.env.ORT_DISABLE_TELEMETRY ??= '1';
+
 const argv = process.argv.slice(2);
 const VALUED = ['--only', '--jobs', '--budget-s', '--run-ms', '--prepare', '--batches', '--plans', '--threads-s', '--label'];
 const flag = (name: string): boolean => argv.includes(name);

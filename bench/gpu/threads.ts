@@ -18,6 +18,9 @@ import { resolveModelGraph } from '../../src/checkpoint/resolve-model-graph.js';
 import { BERT_BASE } from '../lib/graph-cache.js';
 import { writeFamilyCheckpoint } from '../lib/family-checkpoints.js';
 
+// Sessions opened here straight from onnxruntime-node: its telemetry off, as src/runtime/ort.ts sets it for inferkit's own.
+process.env.ORT_DISABLE_TELEMETRY ??= '1';
+
 const VOCAB = 30522;
 const BATCH = 8;
 /** Token counts of the mix (with [CLS]/[SEP]): 256 texts, 6–160 tokens, skewed short as NER sentences are; sorted. */
