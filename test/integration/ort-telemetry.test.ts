@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { platform } from 'node:os';
-import { resolve } from 'node:path';
+import { platform, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -10,8 +10,8 @@ const TSX = resolve(process.cwd(), 'node_modules/.bin/tsx');
 const MODEL = resolve(process.cwd(), '../shared/conformance/kserve-hf/model');
 
 // What an analyst's notebook does: load a classifier through the package's entry point and classify a text; the
-// process prints its pid. onnxruntime-node's telemetry SDK (1DS), once started, leaves /tmp/mat-debug-<pid>.log
-// (a fixed path, whatever TMPDIR says): the file tells whether it started.
+// process prints its pid. onnxruntime-node's telemetry SDK (1DS), once started, leaves mat-debug-<pid>.log in the
+// temp folder (TMPDIR, which the child inherits, else /tmp): the file tells whether it started.
 const SCRIPT = `
 import { loadTokenClassifier } from ${JSON.stringify(resolve(process.cwd(), 'src/index.ts'))};
 const c = await loadTokenClassifier(${JSON.stringify(MODEL)}, { session: { intraOpThreads: 1 } });
@@ -28,7 +28,7 @@ async function telemetryStarted(telemetry: string | undefined): Promise<boolean>
     env.ORT_DISABLE_TELEMETRY = telemetry;
   }
   const { stdout } = await run(TSX, ['--eval', SCRIPT, '--input-type=module'], { env, timeout: 60_000 });
-  const file = `/tmp/mat-debug-${stdout.trim().split('\n').pop() ?? ''}.log`;
+  const file = join(tmpdir(), `mat-debug-${stdout.trim().split('\n').pop() ?? ''}.log`);
   const found = existsSync(file);
   rmSync(file, { force: true });
   return found;
