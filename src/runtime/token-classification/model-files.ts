@@ -89,16 +89,18 @@ export async function findTokenClassFiles(
   // The tokenizer the hub would fetch: the first of TOKENIZER_FILES here, with its companions (TOKENIZER_COMPANIONS).
   // vocab.txt is read beside tokenizer.json too (the synchronous WordPiece engine).
   let first: string | undefined;
+  let firstLocal: string | undefined;
   for (const p of TOKENIZER_FILES) {
-    if ((await pick(p)) !== undefined) {
+    firstLocal = await pick(p);
+    if (firstLocal !== undefined) {
       first = p;
       break;
     }
   }
-  const tokenizerJson = first === 'tokenizer.json' ? await pick(first) : undefined;
-  const vocabTxt = await pick('vocab.txt');
-  const spmModel = first !== undefined && (SENTENCEPIECE_MODEL_FILES as readonly string[]).includes(first) ? await pick(first) : undefined;
-  const vocabJson = first === BPE_VOCAB_FILE ? await pick(first) : undefined;
+  const tokenizerJson = first === 'tokenizer.json' ? firstLocal : undefined;
+  const vocabTxt = first === 'vocab.txt' ? firstLocal : await pick('vocab.txt');
+  const spmModel = first !== undefined && (SENTENCEPIECE_MODEL_FILES as readonly string[]).includes(first) ? firstLocal : undefined;
+  const vocabJson = first === BPE_VOCAB_FILE ? firstLocal : undefined;
   const companions = new Map<string, string | undefined>();
   for (const c of first !== undefined ? (TOKENIZER_COMPANIONS[first] ?? []) : []) {
     companions.set(c, await pick(c));
