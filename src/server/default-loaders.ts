@@ -144,7 +144,7 @@ export function servedTokenClassifier(classifier: TokenClassifier): TokenClassif
     task: 'token_classification',
     predictor: classifier,
     classIds: async (texts, options) => (await classifier.predictTokenIds(texts, options)).classIds,
-    runQueue: classifier.sharesRunQueue,
+    sharesRunQueue: classifier.sharesRunQueue,
     busyMs: () => classifier.busyMs,
     v1Scores: classifier.info.v1Output !== 'class_ids',
     unbatched: classifier.info.offsetsMapping === true,

@@ -22,9 +22,9 @@ export interface TokenClassificationModel {
   /**
    * Its calls' texts wait in one run queue that forms every run from all of them (the classifier's `runTokenLogits`
    * with `sortByLength`): the server then hands requests over as they come, calls overlapping freely, and the queue
-   * packs the runs. Otherwise merged calls are gated as for any model.
+   * packs the runs. Otherwise a few merged calls run at a time (one per replica + 1 in worker threads).
    */
-  runQueue?: boolean;
+  sharesRunQueue?: boolean;
   /** Milliseconds the model's worker threads spent on runs so far (summed over replicas); reported in `/metrics`. */
   busyMs?: () => number | undefined;
   /**

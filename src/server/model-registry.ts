@@ -245,15 +245,15 @@ export class ModelRegistry {
     if (model.graph !== undefined) {
       entry.graph = model.graph;
     }
+    // A model with a run queue (token classifiers, Chronos-Bolt, TimesFM): every turn's requests go out as a call at
+    // once; the queue packs the runs from everything waiting (issue #25: the same rates as the gating it replaced,
+    // within noise).
+    const callsOf = (sharesRunQueue: boolean | undefined): BatcherOptions => (sharesRunQueue === true ? { ...batching, maxConcurrentCalls: QUEUED_CALLS } : batching);
     if (model.task === 'token_classification') {
-      // A classifier with a run queue: every turn's requests go out as a call at once; the queue packs the runs
-      // from all the texts waiting (issue #25: the same sentences/s as the gating it replaced, within noise).
-      entry.tokens = createTokenRunner(entry.name, model, model.runQueue === true ? { ...batching, maxConcurrentCalls: QUEUED_CALLS } : batching);
+      entry.tokens = createTokenRunner(entry.name, model, callsOf(model.sharesRunQueue));
     } else if (model.model !== undefined) {
-      // A forecaster with a run queue (Chronos-Bolt, TimesFM) as a token classifier: calls go out as they come.
       const inner = model.model;
-      const options = inner.sharesRunQueue === true ? { ...batching, maxConcurrentCalls: QUEUED_CALLS } : batching;
-      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, options)) };
+      entry.model = { ...model, forecaster: localForecaster(mergingForecastModel(inner, callsOf(inner.sharesRunQueue))) };
     }
     setPhase(entry, 'ready', undefined);
   }

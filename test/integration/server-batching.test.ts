@@ -92,7 +92,7 @@ describe('serve: a classifier with a run queue takes requests as they come', () 
     const loaders: ModelLoaders = {
       token_classification: async ({ config }) => {
         const served = servedTokenClassifier(await loadTokenClassifier(dir, { modelName: config.modelName }));
-        expect(served.runQueue).toBe(true);
+        expect(served.sharesRunQueue).toBe(true);
         const classIds = served.classIds as NonNullable<TokenClassificationModel['classIds']>;
         return {
           ...served,
