@@ -183,10 +183,10 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     for (const m of states) {
       console.error(stateLine(m));
       if (m.ready) {
-        // Its own memory: the process's growth while its sessions opened and warmed up, no other model's doing so.
         if (m.graph !== undefined) {
           console.error(`    ${m.name} graph: ${modelGraphLine(m.graph)}`);
         }
+        // Its own memory: the process's growth while its sessions opened and warmed up, no other model's doing so.
         console.error(modelMemoryLine(m.name, m.memory));
       }
     }

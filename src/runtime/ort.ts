@@ -10,10 +10,11 @@ export type { ExecutionProvider, OrtFeeds, OrtOutput, OrtSession, OrtTensor, Ort
 
 /**
  * onnxruntime-node's Linux build carries Microsoft's 1DS telemetry SDK (the library names a collector at
- * mobile.events.data.microsoft.com; once started, it leaves an empty `mat-debug-<pid>.log` in the temp folder behind
- * every process that opened a session). ONNX Runtime reads `ORT_DISABLE_TELEMETRY` when it makes its environment, at the first
- * session: inferkit sets it unless the user has, so a notebook or server starts none of it and leaves nothing behind. Worker threads
- * start with a copy of this environment. `ORT_DISABLE_TELEMETRY=0` keeps ONNX Runtime's default.
+ * mobile.events.data.microsoft.com; once started, it leaves an empty `mat-debug-<pid>.log` in the temp folder
+ * behind every process that opened a session). ONNX Runtime reads `ORT_DISABLE_TELEMETRY` when it makes its
+ * environment, at the first session: inferkit sets it unless the user has, so a notebook or server starts none of
+ * it and leaves nothing behind. Worker threads start with a copy of this environment. `ORT_DISABLE_TELEMETRY=0`
+ * keeps ONNX Runtime's default.
  */
 process.env.ORT_DISABLE_TELEMETRY ??= '1';
 
