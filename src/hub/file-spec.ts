@@ -44,6 +44,9 @@ export const SENTENCEPIECE_MODEL_FILES = [SPM_MODEL_FILE, XLMR_SPM_MODEL_FILE] a
 export const BPE_VOCAB_FILE = 'vocab.json';
 export const BPE_MERGES_FILE = 'merges.txt';
 
+/** The added tokens a repo without tokenizer.json lists (content → id), as transformers saved them before tokenizer_config.json's `added_tokens_decoder`. */
+export const ADDED_TOKENS_FILE = 'added_tokens.json';
+
 /**
  * A token-classification repo's tokenizer, in preference order: tokenizer.json, BERT's vocab.txt, DeBERTa-v2/v3's
  * spm.model, XLM-R's sentencepiece.bpe.model, RoBERTa's vocab.json (with merges.txt beside it: TOKENIZER_COMPANIONS).
@@ -59,7 +62,7 @@ export const TOKENIZER_COMPANIONS: Readonly<Record<string, readonly string[]>> =
 export const TOKEN_CLASSIFICATION_SIDE_FILES: FileSpec = {
   required: ['config.json'],
   oneOf: [TOKENIZER_FILES],
-  optional: ['tokenizer_config.json', 'special_tokens_map.json'],
+  optional: ['tokenizer_config.json', 'special_tokens_map.json', ADDED_TOKENS_FILE],
   companions: TOKENIZER_COMPANIONS,
 };
 
@@ -77,7 +80,7 @@ export function tokenClassificationFiles(options: TokenClassificationFilesOption
   return {
     required: ['config.json'],
     oneOf: [TOKENIZER_FILES, [...graphs, ...CHECKPOINT_WEIGHT_FILES]],
-    optional: ['tokenizer_config.json', 'special_tokens_map.json'],
+    optional: ['tokenizer_config.json', 'special_tokens_map.json', ADDED_TOKENS_FILE],
     companions: TOKENIZER_COMPANIONS,
   };
 }

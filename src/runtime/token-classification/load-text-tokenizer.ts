@@ -13,6 +13,7 @@ import { robertaTokenizerJson } from './byte-level-bpe/roberta-tokenizer-json.js
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
 import { asClassBuildsIt, sentencePieceFamilies, sentencePieceFamily } from './sentencepiece/sentencepiece-tokenizers.js';
 import { tokenizerAbortProblem } from './tokenizer-json-aborts.js';
+import { addExtraTokens, readExtraAddedTokens, type ExtraAddedToken } from './added-tokens.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
@@ -70,6 +71,8 @@ const UNSET_MAX_LENGTH = 1e9;
  * WordPiece tokenizer from `vocab.txt` (BertNormalizer, BertPreTokenizer, `[CLS] $A [SEP]`), else the
  * tokenizer.json transformers makes of a SentencePiece model: DeBERTa-v2/v3's `spm.model`, XLM-R's
  * `sentencepiece.bpe.model` (./sentencepiece/), or of RoBERTa's `vocab.json` + `merges.txt` (./byte-level-bpe/).
+ * Without a tokenizer.json, the repo's added tokens (`added_tokens.json`, tokenizer_config.json's
+ * `added_tokens_decoder`) are added as transformers adds them (./added-tokens.ts).
  *
  * Lower-casing precedence (first that applies): `disableLowerCase` option (true → keep case,
  * false → lower-case; KServe passes `do_lower_case = not --disable_lower_case`) >
@@ -126,21 +129,27 @@ export async function loadTextTokenizer(
     } else {
       json.normalizer = withLowercase(normalizer, lowercase);
     }
-    const spec = native ? undefined : bertSpecFromTokenizerJson(json);
+    // A tokenizer.json holds its added tokens; one inferkit makes of a SentencePiece model or vocab.json gets the repo's.
+    const extra = source.name === 'tokenizer.json' ? [] : await readExtraAddedTokens(files, tokConfig);
+    const spec = native || extra.length > 0 ? undefined : bertSpecFromTokenizerJson(json);
     if (typeof spec === 'object') {
       return withEncoder(createBertWordPiece(spec), { lowercase, lowercaseSource, maxLength, maxLengthSource, addSpecialTokens });
     }
     tokenizer = fromJson(json, path);
+    withExtraTokens(tokenizer, extra, options.embeddingRows);
   } else {
     lowercase ??= true;
     const vocabPath = files.vocabTxt ?? '';
     const vocab = await readVocabText(vocabPath);
     checkVocabSize(vocab.size, vocabPath, options.embeddingRows);
-    const spec = native ? undefined : bertSpecFromVocab(vocab, tokConfig, lowercase);
+    // Added tokens past the vocabulary (or at other ids than its own) need the native tokenizer's added vocabulary.
+    const extra = (await readExtraAddedTokens(files, tokConfig)).filter((t) => vocab.get(t.content) !== t.id);
+    const spec = native || extra.length > 0 ? undefined : bertSpecFromVocab(vocab, tokConfig, lowercase);
     if (typeof spec === 'object') {
       return withEncoder(createBertWordPiece(spec), { lowercase, lowercaseSource, maxLength, maxLengthSource, addSpecialTokens });
     }
     tokenizer = await fromVocab(vocabPath, tokConfig, lowercase);
+    withExtraTokens(tokenizer, extra, options.embeddingRows);
   }
   tokenizer.disablePadding();
   tokenizer.setTruncation(maxLength);
@@ -155,6 +164,13 @@ export async function loadTextTokenizer(
       return encodings.map((e, i) => toEncoded(texts[i], e, details));
     },
   };
+}
+
+/** Adds the repo's `extra` added tokens to `tokenizer` (./added-tokens.ts); ids past the model's embedding rows fail naming both sizes. */
+function withExtraTokens(tokenizer: Tokenizer, extra: readonly ExtraAddedToken[], embeddingRows: number | undefined): void {
+  if (extra.length > 0) {
+    checkVocabSize(addExtraTokens(tokenizer, extra), extra[extra.length - 1].file, embeddingRows);
+  }
 }
 
 type TokenizerSettings = Pick<TextTokenizer, 'lowercase' | 'lowercaseSource' | 'maxLength' | 'maxLengthSource'> & { addSpecialTokens: boolean };

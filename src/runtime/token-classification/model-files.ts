@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseContract } from '../../contract/parse.js';
 import { InferkitError } from '../../errors.js';
-import { BPE_MERGES_FILE, BPE_VOCAB_FILE, SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKENIZER_COMPANIONS, TOKENIZER_FILES } from '../../hub/file-spec.js';
+import { ADDED_TOKENS_FILE, BPE_MERGES_FILE, BPE_VOCAB_FILE, SENTENCEPIECE_MODEL_FILES, TOKEN_CLASSIFICATION_GRAPHS, TOKEN_CLASSIFICATION_QUANTIZED_GRAPHS, TOKENIZER_COMPANIONS, TOKENIZER_FILES } from '../../hub/file-spec.js';
 
 /** The parts of `config.json` token classification reads. Other fields are kept. */
 export const TokenClassConfigSchema = z.looseObject({
@@ -45,6 +45,9 @@ export interface TokenClassFiles {
   /** RoBERTa's byte-level BPE files (`vocab.json` and `merges.txt`): read where the repo has no other tokenizer file. */
   bpeVocab?: { vocab: string; merges: string } | undefined;
   tokenizerConfig: string | undefined;
+  /** `special_tokens_map.json` and `added_tokens.json`: read for the added tokens of a repo without tokenizer.json (./added-tokens.ts). */
+  specialTokensMap?: string | undefined;
+  addedTokensJson?: string | undefined;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -124,6 +127,7 @@ export async function findTokenClassFiles(
     ...(spmModel !== undefined ? { spmModel } : {}),
     ...(vocabJson !== undefined && merges !== undefined ? { bpeVocab: { vocab: vocabJson, merges } } : {}),
     tokenizerConfig: await pick('tokenizer_config.json'),
+    ...(tokenizerJson === undefined ? { specialTokensMap: await pick('special_tokens_map.json'), addedTokensJson: await pick(ADDED_TOKENS_FILE) } : {}),
   };
 }
 
