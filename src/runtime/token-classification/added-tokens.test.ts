@@ -2,6 +2,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectFiles, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
+import { piecesOfUnigram, writeSentencePieceModel } from '../../../test/fixtures/sentencepiece-writer.js';
 import { tempDir } from '../../../test/fixtures/temp-dirs.js';
 import { toVocabMergesFolder } from '../../../test/fixtures/roberta-vocab-merges.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
@@ -12,6 +13,7 @@ import { findTokenClassFiles, type TokenClassConfig } from './model-files.js';
 // tokenizer.json it would then save lists them in added_tokens: what inferkit makes of the slow files must tokenize as
 // that tokenizer.json does (the same Hugging Face tokenizers library applies the added tokens in both).
 const BERT = join(process.cwd(), '../shared/conformance/kserve-hf/model');
+const DEBERTA = join(process.cwd(), '../shared/conformance/kserve-hf-deberta-v3/model');
 const ROBERTA = join(process.cwd(), '../shared/conformance/kserve-hf-roberta/model');
 const root = tempDir('inferkit-added-');
 let n = 0;
@@ -149,6 +151,21 @@ describe('added tokens of a repo without tokenizer.json', () => {
       true,
     );
     await expectSameTokens(dir, savedTokenizerJson(ROBERTA, [{ id: next, content: '[ENT]' }]));
+  });
+
+  it('DeBERTa-v3 from spm.model: an added_tokens_decoder that lists the special tokens and one more adds that one', async () => {
+    const shipped = readJson(join(DEBERTA, 'tokenizer.json')) as { model: { vocab: Array<[string, number]>; unk_id: number } };
+    const next = shipped.model.vocab.length;
+    const flags = { lstrip: false, rstrip: false, single_word: false };
+    const dir = folder(DEBERTA, (d) => {
+      writeFileSync(join(d, 'spm.model'), writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']), unkId: shipped.model.unk_id }));
+      const specials = Object.fromEntries(['[PAD]', '[CLS]', '[SEP]', '[UNK]', '[MASK]'].map((content, id) => [String(id), { content, normalized: false, special: true, ...flags }]));
+      writeJson(join(d, 'tokenizer_config.json'), { ...readJson(join(d, 'tokenizer_config.json')), added_tokens_decoder: { ...specials, [String(next)]: { content: '[ENT]', normalized: false, special: false, ...flags } } });
+      writeJson(join(d, 'config.json'), { ...readJson(join(d, 'config.json')), vocab_size: next + 1 });
+    });
+    const ours = await expectSameTokens(dir, savedTokenizerJson(DEBERTA, [{ id: next, content: '[ENT]', normalized: false }]));
+    const [e] = await ours.encode(TEXTS.slice(0, 1), false);
+    expect(e.ids).toContain(next);
   });
 
   it('a tokenizer.json is taken as it is: an added_tokens.json beside it changes nothing', async () => {
