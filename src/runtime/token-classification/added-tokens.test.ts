@@ -168,6 +168,34 @@ describe('added tokens of a repo without tokenizer.json', () => {
     expect(e.ids).toContain(next);
   });
 
+  it('special_tokens_map.json names the special tokens tokenizer_config.json leaves out (here a vocabulary whose [CLS] and [SEP] are [START] and [END])', async () => {
+    // The set's tokenizer_config.json names [CLS] and [SEP]: here it names neither, as older repos' files did.
+    const renamed = (d: string) => {
+      const vocab = readFileSync(join(d, 'vocab.txt'), 'utf8').split('\n');
+      writeFileSync(join(d, 'vocab.txt'), vocab.map((t) => (t === '[CLS]' ? '[START]' : t === '[SEP]' ? '[END]' : t)).join('\n'));
+      const { cls_token: _cls, sep_token: _sep, ...config } = readJson(join(d, 'tokenizer_config.json'));
+      writeJson(join(d, 'tokenizer_config.json'), config);
+    };
+    const dir = bertFromVocab((d) => {
+      renamed(d);
+      writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[START]', sep_token: { content: '[END]', lstrip: false, normalized: false, rstrip: false, single_word: false } });
+    });
+    const texts = ['Angela Merkel visited Paris.', ''];
+    const ours = await tokenizerOf(dir);
+    const original = await tokenizerOf(bertFromVocab(() => undefined));
+    expect(await ours.encode(texts, true)).toEqual(await original.encode(texts, true));
+    // Without the map, the class's default names are looked for, and the load fails naming the missing one.
+    const noMap = bertFromVocab(renamed);
+    await expect(tokenizerOf(noMap)).rejects.toMatchObject({ message: expect.stringMatching(/lacks \[CLS\]/) });
+    // tokenizer_config.json's own key stays where both name one.
+    const both = bertFromVocab((d) => {
+      renamed(d);
+      writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[CLS]', sep_token: '[END]' });
+      writeJson(join(d, 'tokenizer_config.json'), { ...readJson(join(d, 'tokenizer_config.json')), cls_token: '[START]' });
+    });
+    expect(await (await tokenizerOf(both)).encode(texts, true)).toEqual(await original.encode(texts, true));
+  });
+
   it('a tokenizer.json is taken as it is: an added_tokens.json beside it changes nothing', async () => {
     const dir = folder(BERT, (d) => writeJson(join(d, 'added_tokens.json'), { '[ENT]': 30522 }), true);
     const ours = await tokenizerOf(dir);

@@ -6,7 +6,7 @@ import { InferkitError } from '../../errors.js';
 import type { SENTENCEPIECE_MODEL_FILES } from '../../hub/file-spec.js';
 import { createBertWordPiece, type BertWordPieceEncoder } from './bert-wordpiece.js';
 import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './bert-wordpiece-spec.js';
-import { readJsonFile, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles } from './model-files.js';
+import { readJsonFile, SpecialTokensMapSchema, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles, type TokenizerConfig } from './model-files.js';
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 import { robertaTokenizerJson } from './byte-level-bpe/roberta-tokenizer-json.js';
@@ -87,7 +87,7 @@ export async function loadTextTokenizer(
   config: TokenClassConfig,
   options: TextTokenizerOptions = {},
 ): Promise<TextTokenizer> {
-  const tokConfig = files.tokenizerConfig ? await readJsonFile(files.tokenizerConfig, TokenizerConfigSchema) : {};
+  const tokConfig = await tokenizerConfigOf(files);
   const { maxLength, maxLengthSource } = resolveMaxLength(options.maxLength, tokConfig.model_max_length, config.max_position_embeddings);
   let lowercase: boolean | undefined;
   let lowercaseSource: LowerCaseSource | undefined;
@@ -164,6 +164,20 @@ export async function loadTextTokenizer(
       return encodings.map((e, i) => toEncoded(texts[i], e, details));
     },
   };
+}
+
+/**
+ * tokenizer_config.json, with the special tokens (`unk_token`, `cls_token`, …) that only `special_tokens_map.json` names
+ * filled in, as transformers does for a repo without tokenizer.json (where the two disagree, tokenizer_config.json's
+ * stays: transformers versions differ on which wins).
+ */
+async function tokenizerConfigOf(files: TokenClassFiles): Promise<TokenizerConfig> {
+  const tokConfig = files.tokenizerConfig ? await readJsonFile(files.tokenizerConfig, TokenizerConfigSchema) : {};
+  if (files.specialTokensMap === undefined) {
+    return tokConfig;
+  }
+  const map = await readJsonFile(files.specialTokensMap, SpecialTokensMapSchema);
+  return { ...map, ...tokConfig };
 }
 
 /** Adds the repo's `extra` added tokens to `tokenizer` (./added-tokens.ts); ids past the model's embedding rows fail naming both sizes. */

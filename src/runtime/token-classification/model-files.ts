@@ -30,6 +30,9 @@ export const TokenizerConfigSchema = z.looseObject({
   pad_token: z.unknown().optional(),
   mask_token: z.unknown().optional(),
 });
+/** `special_tokens_map.json`: special token key → its text or an AddedToken object (and `additional_special_tokens`). */
+export const SpecialTokensMapSchema = z.record(z.string(), z.unknown());
+
 /** A parsed `tokenizer_config.json`. */
 export type TokenizerConfig = z.output<typeof TokenizerConfigSchema>;
 
