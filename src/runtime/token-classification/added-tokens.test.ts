@@ -100,7 +100,7 @@ describe('added tokens of a repo without tokenizer.json', () => {
       writeJson(join(d, 'added_tokens.json'), { '<E>': 30522, '<F>': 30523 });
       writeJson(join(d, 'special_tokens_map.json'), { additional_special_tokens: ['<F>'] });
       const config = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), { ...config, additional_special_tokens: ['<E>'] });
+      writeJson(join(d, 'tokenizer_config.json'), { ...config, bos_token: '<E>' });
     });
     const texts = ['a <E> b <e> c <F> d <f>'];
     const ours = await expectSameTokens(

@@ -27,11 +27,11 @@ const SPECIAL_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_t
  * The added tokens of a repo whose tokenizer inferkit builds from `vocab.txt`, a SentencePiece model or `vocab.json`
  * (no tokenizer.json), as transformers adds them on loading: tokenizer_config.json's `added_tokens_decoder` entries
  * (id → content and flags), and `added_tokens.json` (content → id) for ids the decoder does not give, special when
- * its content is one of the special tokens (tokenizer_config.json's, else special_tokens_map.json's, with
- * `additional_special_tokens`), else matched on the normalised text. Sorted by id. A malformed file fails naming it.
+ * its content is one of `tokConfig`'s special tokens (with `additional_special_tokens`; special_tokens_map.json's
+ * filled in by the caller), else matched on the normalised text. Sorted by id. A malformed file fails naming it.
  */
 export async function readExtraAddedTokens(
-  files: { tokenizerConfig?: string | undefined; addedTokensJson?: string | undefined; specialTokensMap?: string | undefined },
+  files: { tokenizerConfig?: string | undefined; addedTokensJson?: string | undefined },
   tokConfig: Record<string, unknown>,
 ): Promise<ExtraAddedToken[]> {
   const byId = new Map<number, ExtraAddedToken>();
@@ -62,7 +62,7 @@ export async function readExtraAddedTokens(
   }
   if (files.addedTokensJson !== undefined) {
     const listed = await readJsonObject(files.addedTokensJson);
-    const specials = await specialContents(tokConfig, files.specialTokensMap);
+    const specials = specialContents(tokConfig);
     for (const [content, id] of Object.entries(listed)) {
       if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || content === '') {
         throw new InferkitError('model_load_failed', `${files.addedTokensJson}: each entry must be a non-empty token → a non-negative integer id, got ${JSON.stringify(content)}: ${JSON.stringify(id)}`, { param: ADDED_TOKENS_FILE });
@@ -76,22 +76,14 @@ export async function readExtraAddedTokens(
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-/** The special tokens' texts: tokenizer_config.json's keys, else special_tokens_map.json's, and both files' additional_special_tokens. */
-async function specialContents(tokConfig: Record<string, unknown>, specialTokensMap: string | undefined): Promise<Set<string>> {
-  const map = specialTokensMap !== undefined ? await readJsonObject(specialTokensMap) : {};
+/** The special tokens' texts: `tokConfig`'s keys and its `additional_special_tokens`. */
+function specialContents(tokConfig: Record<string, unknown>): Set<string> {
   const out = new Set<string>();
-  for (const key of SPECIAL_KEYS) {
-    const text = specialTokenText(tokConfig[key] ?? map[key], '');
+  const list = Array.isArray(tokConfig.additional_special_tokens) ? (tokConfig.additional_special_tokens as unknown[]) : [];
+  for (const value of [...SPECIAL_KEYS.map((key) => tokConfig[key]), ...list]) {
+    const text = specialTokenText(value, '');
     if (text !== '') {
       out.add(text);
-    }
-  }
-  for (const list of [tokConfig.additional_special_tokens, map.additional_special_tokens]) {
-    for (const t of Array.isArray(list) ? list : []) {
-      const text = specialTokenText(t, '');
-      if (text !== '') {
-        out.add(text);
-      }
     }
   }
   return out;

@@ -30,11 +30,10 @@ export const TokenizerConfigSchema = z.looseObject({
   pad_token: z.unknown().optional(),
   mask_token: z.unknown().optional(),
 });
-/** `special_tokens_map.json`: special token key → its text or an AddedToken object (and `additional_special_tokens`). */
-export const SpecialTokensMapSchema = z.record(z.string(), z.unknown());
-
 /** A parsed `tokenizer_config.json`. */
 export type TokenizerConfig = z.output<typeof TokenizerConfigSchema>;
+/** `special_tokens_map.json`: special token key → its text or an AddedToken object (and `additional_special_tokens`). */
+export const SpecialTokensMapSchema = z.record(z.string(), z.unknown());
 
 /** Local paths of a token-classification repo's files; absent optional files are undefined. */
 export interface TokenClassFiles {
@@ -48,7 +47,10 @@ export interface TokenClassFiles {
   /** RoBERTa's byte-level BPE files (`vocab.json` and `merges.txt`): read where the repo has no other tokenizer file. */
   bpeVocab?: { vocab: string; merges: string } | undefined;
   tokenizerConfig: string | undefined;
-  /** `special_tokens_map.json` and `added_tokens.json`: read for the added tokens of a repo without tokenizer.json (./added-tokens.ts). */
+  /**
+   * `special_tokens_map.json` (the special tokens tokenizer_config.json does not name) and `added_tokens.json` (./added-tokens.ts):
+   * looked for where the repo has no tokenizer.json, which holds both.
+   */
   specialTokensMap?: string | undefined;
   addedTokensJson?: string | undefined;
 }
