@@ -65,6 +65,33 @@ async function resaved(name: string, dtype: 'F32' | 'BF16', shards: 1 | 2): Prom
   return dir;
 }
 
+/**
+ * The BERT conformance model as a repo with vocab.txt (no tokenizer.json) and an added_tokens.json that adds `[ENT]` at
+ * id 30522; its word embedding gains that row, a copy of `berlin`'s, so `[ENT]` reads as `berlin` does.
+ */
+async function withAddedToken(name: string): Promise<string> {
+  const dir = copyModel('kserve-hf', name, false);
+  rmSync(join(dir, 'tokenizer.json'));
+  const ck = await openCheckpoint(dir);
+  const berlin = readFileSync(join(dir, 'vocab.txt'), 'utf8').split('\n').indexOf('berlin');
+  const tensors = ck.names().map((n) => {
+    const { shape } = ck.info(n);
+    const data = ck.float32(n);
+    if (n !== 'bert.embeddings.word_embeddings.weight') {
+      return { name: n, shape, data };
+    }
+    const grown = new Float32Array(data.length + shape[1]);
+    grown.set(data);
+    grown.set(data.subarray(berlin * shape[1], (berlin + 1) * shape[1]), data.length);
+    return { name: n, shape: [shape[0] + 1, shape[1]], data: grown };
+  });
+  ck.close();
+  writeSafetensors(join(dir, 'model.safetensors'), tensors, 'F32');
+  editJson(join(dir, 'config.json'), (c) => void (c.vocab_size = 30523));
+  writeFileSync(join(dir, 'added_tokens.json'), JSON.stringify({ '[ENT]': 30522 }));
+  return dir;
+}
+
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'inferkit-tcck-'));
   copyModel('kserve-hf', 'bert-both', true);
@@ -76,8 +103,9 @@ beforeAll(async () => {
   const robertaAll = copyModel('kserve-hf-roberta', 'roberta-all', false);
   cpSync(join(robertaBpe, 'vocab.json'), join(robertaAll, 'vocab.json'));
   cpSync(join(robertaBpe, 'merges.txt'), join(robertaAll, 'merges.txt'));
+  const bertAdded = await withAddedToken('bert-added');
   hub = await startMockHub({
-    repos: { 'org/bert-both': { dir: join(root, 'bert-both') }, 'org/xlmr-spm': { dir: join(root, 'xlmr-spm') }, 'org/roberta-bpe': { dir: robertaBpe }, 'org/roberta-all': { dir: robertaAll } },
+    repos: { 'org/bert-added': { dir: bertAdded }, 'org/bert-both': { dir: join(root, 'bert-both') }, 'org/xlmr-spm': { dir: join(root, 'xlmr-spm') }, 'org/roberta-bpe': { dir: robertaBpe }, 'org/roberta-all': { dir: robertaAll } },
   });
 });
 afterAll(async () => {
@@ -177,6 +205,22 @@ describe('loadTokenClassifier from a safetensors checkpoint', () => {
     expect(all.files).not.toContain('vocab.json');
     expect(all.files).not.toContain('merges.txt');
     expect(bpe.ids).toEqual(all.ids);
+  });
+
+  it('loads a hub repo with vocab.txt and added_tokens.json: fetches the added tokens, keeps [ENT] one token (its own embedding row), served through V1 as KServe would', async () => {
+    const files: string[] = [];
+    const c = await loadTokenClassifier('org/bert-added', { hubUrl: hub.url, cacheDir: join(root, 'hub-bert-added'), returnRawLogits: true, onProgress: (e) => void (e.type === 'file-done' && files.push(e.file)) });
+    try {
+      expect(files).toEqual(expect.arrayContaining(['vocab.txt', 'added_tokens.json', 'model.safetensors']));
+      expect(c.info.graph).toMatchObject({ from: 'checkpoint', family: 'bert' });
+      const answer = await c.predictV1({ instances: ['I live in [ENT] now', 'I live in Berlin now'] });
+      const [ent, berlin] = answer.predictions as Array<Array<Record<string, number>>>;
+      // One token each ([CLS] i live in · now [SEP]), and [ENT]'s row is berlin's: the same logits.
+      expect(ent).toHaveLength(7);
+      ent.flatMap((t) => Object.values(t)).forEach((v, i) => expect(Math.abs(v - berlin.flatMap((t) => Object.values(t))[i])).toBeLessThan(1e-5));
+    } finally {
+      await c.dispose();
+    }
   });
 
   it('builds CamembertForTokenClassification as the RoBERTa network it is: transformers\' logits of the same weights within 1e-4', async () => {
