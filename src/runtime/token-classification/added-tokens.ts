@@ -9,7 +9,7 @@ import { specialTokenText } from './model-files.js';
 export interface ExtraAddedToken {
   id: number;
   content: string;
-  /** Never split, never normalised, no word id. */
+  /** Matched on the raw text, never split (the tokenizer's special tokens). */
   special: boolean;
   /** Matched on the normalised text (lower-cased where the tokenizer lower-cases) rather than the raw text. */
   normalized: boolean;
