@@ -129,6 +129,14 @@ describe('added tokens of a repo without tokenizer.json', () => {
       });
     });
     await expectSameTokens(dir, savedTokenizerJson(BERT, added), [...TEXTS, 'x [ent] y']);
+    // A special token the vocabulary has at another id keeps the vocabulary's (the class's) id, as before.
+    const elsewhere = bertFromVocab((d) => {
+      const config = readJson(join(d, 'tokenizer_config.json'));
+      writeJson(join(d, 'tokenizer_config.json'), { ...config, added_tokens_decoder: { '5': { content: '[CLS]', special: true }, '30522': { content: '[ENT]', special: false } } });
+    });
+    const [first] = await (await tokenizerOf(elsewhere)).encode(['[ENT] berlin'], false);
+    expect(first.ids[0]).toBe(101);
+    expect(first.ids).toContain(30522);
     // Only the specials, already at their ids: the synchronous WordPiece engine still runs.
     const specialsOnly = bertFromVocab((d) => {
       const config = readJson(join(d, 'tokenizer_config.json'));

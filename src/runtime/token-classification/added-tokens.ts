@@ -103,15 +103,17 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
 }
 
 /**
- * Adds `extra` to `tokenizer` as transformers would have: entries it already has at their id (the special tokens
- * its own files make) are skipped; the others must follow the tokenizer's ids one by one from its size (transformers
+ * Adds `extra` to `tokenizer` as transformers would have: entries it already has at their id, and special tokens it
+ * already has at any id (the special tokens its own files make), are skipped; the others must follow the tokenizer's ids one by one from its size (transformers
  * appends them), and a gap, or a content the vocabulary has at another id, fails naming the file, the token and both
  * ids. Returns the tokenizer's size after.
  */
 export function addExtraTokens(tokenizer: Tokenizer, extra: readonly ExtraAddedToken[]): number {
   for (const t of extra) {
     const has = tokenizer.tokenToId(t.content);
-    if (has === t.id) {
+    // A special token the class makes keeps the class's id (as before these files were read; a CamemBERT config's
+    // fairseq ids, say, are the class's business).
+    if (has === t.id || (t.special && has !== null && has !== undefined)) {
       continue;
     }
     const next = tokenizer.getVocabSize(true);
