@@ -103,10 +103,10 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
 }
 
 /**
- * Adds `extra` to `tokenizer` as transformers would have: entries it already has at their id, and special tokens it
- * already has at any id (the special tokens its own files make), are skipped; the others must follow the tokenizer's ids one by one from its size (transformers
- * appends them), and a gap, or a content the vocabulary has at another id, fails naming the file, the token and both
- * ids. Returns the tokenizer's size after.
+ * Adds `extra` to `tokenizer` as transformers would have. Skipped: entries it already has at their id, and special
+ * tokens it already has at any id (the special tokens its own files make). The others must follow the tokenizer's ids
+ * one by one from its size (transformers appends them): a gap, or a content the vocabulary has at another id, fails
+ * naming the file, the token and both ids. Returns the tokenizer's size after.
  */
 export function addExtraTokens(tokenizer: Tokenizer, extra: readonly ExtraAddedToken[]): number {
   for (const t of extra) {
