@@ -131,6 +131,13 @@ describe('TimesFM 2.5 in the kernel vs transformers (clampScope batch = its rule
     const batchRule = await (await local('2.5', { clampScope: 'batch' })).predict(series, neg.horizon);
     expect(Math.min(...batchRule.values[0])).toBeLessThan(0);
   });
+
+  it('an aborted call fails with its signal\'s own reason (as Chronos-Bolt\'s), and the model answers the next call', async () => {
+    const model = await local('2.5');
+    const series = [Float32Array.from(V25.cases[0].series[0])];
+    await expect(model.predict(series, 4, { signal: AbortSignal.abort(new Error('client gone')) })).rejects.toThrow('client gone');
+    expect((await model.predict(series, 4)).values).toHaveLength(1);
+  });
 });
 
 async function served(model: string, c: Case): Promise<Array<{ mean_forecast: number[]; quantiles: Record<string, number[]> }>> {

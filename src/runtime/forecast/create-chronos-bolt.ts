@@ -1,6 +1,6 @@
 import type { ForecastRollout } from '../../contract/forecast.js';
 import { float32Tensor, type OrtFeeds, type SessionOptions } from '../ort.js';
-import { RunQueue } from '../run-queue/run-queue.js';
+import { RunQueue, submitFailingWithReason } from '../run-queue/run-queue.js';
 import type { ChronosConfig } from './chronos-config.js';
 import { paddedLength, planContextChunks } from './context-batch.js';
 import type { ForecastModel } from './forecast-model.js';
@@ -106,13 +106,7 @@ export async function createChronosBolt(
           });
           opts.onChunk?.(indices, { levels, values: indices.map((bi) => values[bi]) });
         };
-        try {
-          await queue.submit(batch, { ...(opts.signal ? { signal: opts.signal } : {}), onChunk });
-        } catch (e) {
-          // An aborted call fails with its signal's reason, as a call cut into chunks does.
-          opts.signal?.throwIfAborted();
-          throw e;
-        }
+        await submitFailingWithReason(queue, batch, { ...(opts.signal ? { signal: opts.signal } : {}), onChunk });
         return { levels, values };
       }
       // In input order (`groupByLength: false`): the call's own chunks, one even chunk per idle replica at least

@@ -272,6 +272,19 @@ export class RunQueue<I, O> {
   }
 }
 
+/**
+ * `queue.submit(items, call)` for a caller whose aborted calls fail with the signal's own reason (the forecasters, as
+ * their calls cut into chunks do), not the queue's `inference_failed` "Inference aborted".
+ */
+export async function submitFailingWithReason<I, O>(queue: RunQueue<I, O>, items: readonly I[], call: RunQueueCall<O> = {}): Promise<O[]> {
+  try {
+    return await queue.submit(items, call);
+  } catch (e) {
+    call.signal?.throwIfAborted();
+    throw e;
+  }
+}
+
 function aborted(signal: AbortSignal): InferkitError {
   return new InferkitError('inference_failed', 'Inference aborted', { cause: signal.reason });
 }

@@ -1,6 +1,6 @@
 import { InferkitError } from '../../../errors.js';
 import { float32Tensor, int64Tensor, type OrtSession } from '../../ort.js';
-import { RunQueue } from '../../run-queue/run-queue.js';
+import { RunQueue, submitFailingWithReason } from '../../run-queue/run-queue.js';
 import type { PreparedRow } from './prepare-series.js';
 
 /** How a TimesFM session's runs are made (see {@link timesFmRunQueue}). */
@@ -42,16 +42,11 @@ export function timesFmRunQueue(session: OrtSession, options: RowQueueOptions): 
  * output name, one Float32Array of `rowValues` per row in input order. An aborted `signal` fails with its reason.
  */
 export async function runRows(queue: RunQueue<QueuedRow, RowOutputs>, rows: readonly PreparedRow[], outputs: readonly string[], freq: readonly number[] | undefined, signal: AbortSignal | undefined): Promise<Record<string, Float32Array[]>> {
-  let got: RowOutputs[];
-  try {
-    got = await queue.submit(
-      rows.map((row, i) => (freq ? { row, freq: freq[i] } : { row })),
-      signal ? { signal } : {},
-    );
-  } catch (e) {
-    signal?.throwIfAborted();
-    throw e;
-  }
+  const got = await submitFailingWithReason(
+    queue,
+    rows.map((row, i) => (freq ? { row, freq: freq[i] } : { row })),
+    signal ? { signal } : {},
+  );
   return Object.fromEntries(outputs.map((name) => [name, got.map((o) => o[name])]));
 }
 
