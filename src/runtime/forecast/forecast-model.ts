@@ -93,7 +93,7 @@ export interface ForecastModel {
   dispose(): Promise<void>;
 }
 
-/** `model` with its {@link ForecastModel.graph} set, in place: a session model's getter (`busyMs`) stays live, as a copy would not keep them. */
+/** `model` with its {@link ForecastModel.graph} set, in place: a session model's getter (`busyMs`) stays live, as a copy would not keep it. */
 export function withGraph<M extends ForecastModel>(model: M, graph: ModelGraphInfo): M {
   Object.defineProperty(model, 'graph', { value: graph, enumerable: true });
   return model;
