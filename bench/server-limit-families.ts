@@ -43,7 +43,7 @@ export interface FamilyLimitOptions {
 }
 
 /** The graph the server runs for `dir` and this process's feeds for `all` texts, tokenized as the server does. */
-interface FamilyGraph {
+export interface FamilyGraph {
   graphPath: string;
   /** ms this process spent building the graph; undefined when it was in the cache already. */
   buildMs: number | undefined;
@@ -51,7 +51,7 @@ interface FamilyGraph {
   feeds: (texts: readonly string[]) => OrtFeeds;
 }
 
-async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyGraph> {
+export async function familyGraph(dir: string, all: readonly string[]): Promise<FamilyGraph> {
   // The call the server's loader makes (same cache, fp32, KServe's lower-casing default): it builds or finds the graph.
   const { disableLowerCase } = runtimeConfig(manifest(dir, 'fp32', 'v1'));
   const classifier = await loadTokenClassifier(dir, { modelName: 'limit', disableLowerCase, session: { intraOpThreads: 1 } });

@@ -14,7 +14,6 @@
 import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { InferenceService } from '../src/contract/inference-service.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { mappedWeights } from '../src/runtime/shared-weights/mapped-weights.js';
@@ -467,7 +466,8 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
   return { tables };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// By the script's name, not import.meta.url: bundled into another bench (bench/gpu/prepare.sh), this module shares its URL.
+if (/server-limit\.(ts|mjs)$/.test(process.argv[1] ?? '')) {
   const argv = process.argv.slice(2);
   const num = (flag: string) => {
     const i = argv.indexOf(flag);

@@ -2,10 +2,12 @@
  * A load generator in its own process, so the server's process CPU time is the server's alone:
  * `node --import tsx bench/lib/load-process.ts '<json LoadJob>'`. Prints `start` when the measured
  * window opens, then one JSON line with the {@link LoadResult} (its `coresUsed` is this process's).
+ * Bundled (bench/gpu/prepare.sh), the child is the `load-process.mjs` beside the calling bundle, run without tsx.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runLoad, type LoadResult } from './load-client.js';
 
 /** What the child is asked to do. */
@@ -28,8 +30,9 @@ export interface ChildLoadResult extends LoadResult {
 
 /** Runs `job` in a child process; measures this process's CPU over the child's measured window. */
 export function runLoadInChild(job: LoadJob): Promise<ChildLoadResult> {
-  const script = resolve(process.cwd(), 'bench/lib/load-process.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'load-process.mjs');
+  const args = existsSync(bundled) ? [bundled] : ['--import', 'tsx', resolve(process.cwd(), 'bench/lib/load-process.ts')];
+  const child = spawn(process.execPath, [...args, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   let cpu0: NodeJS.CpuUsage | undefined;
   let t0 = 0;
@@ -60,7 +63,8 @@ export function runLoadInChild(job: LoadJob): Promise<ChildLoadResult> {
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// By the script's name, not import.meta.url: inlined in another bundle, this module shares that bundle's URL.
+if (/load-process\.(ts|mjs)$/.test(process.argv[1] ?? '')) {
   const job = JSON.parse(process.argv[2] ?? '{}') as LoadJob;
   runLoad(job.port, job.path, job.bodies, job.concurrency, job.ms, job.probeLive, {
     onStart: () => process.stdout.write('start\n'),

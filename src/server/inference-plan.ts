@@ -62,7 +62,10 @@ export const MAX_FLOAT_REPLICAS = 16;
  * session is within 0.91× of four replicas and answers a lone request in a quarter of the time, with one prepacked copy of
  * the weights (BERT-base: RSS 0.92–0.95× the weights), where replicas map one unpacked copy (0.5× speed at batch 1, RSS
  * counting the mapping once per session; src/runtime/shared-weights/README.md). Chronos-Bolt: on single-series load
- * replicas did not beat one session (bench/RESULTS.md round 5).
+ * replicas did not beat one session (bench/RESULTS.md round 5). Served on that 16-core host (docs/gpu.md, "The server on a
+ * many-core host"), this plan reached only 0.69–0.83× of the limit on short texts (14 tokens, c=32), where one
+ * 16-thread session batching every text wins. The rule suits long texts, not short ones; bench/server-plans.ts
+ * compares the plans for the next such run.
  */
 export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVariant | undefined, threads = 1): number {
   if (task !== 'token_classification') {
