@@ -1,15 +1,13 @@
-import { Worker } from 'node:worker_threads';
 import { InferkitError } from '../../errors.js';
 import type { ExternalCopyAnswer } from './external-copy-worker.js';
-import { workerEntry } from './worker-entry.js';
+import { startWorker } from './worker-entry.js';
 
 /**
  * Makes `model`'s external-data copy in `cacheDir` in a worker thread that exits when done (see
  * external-copy-worker.ts): resolves with the copy's graph path, or undefined when the graph needs none.
  */
 export function externalCopyInWorker(model: string, cacheDir: string): Promise<string | undefined> {
-  const entry = workerEntry('external-copy-worker');
-  const worker = new Worker(entry.script, { eval: entry.eval, workerData: { inferkitExternalCopy: { model, cacheDir } } });
+  const worker = startWorker('external-copy-worker', { inferkitExternalCopy: { model, cacheDir } });
   return new Promise((resolve, reject) => {
     let answered = false;
     worker.once('message', (answer: ExternalCopyAnswer) => {

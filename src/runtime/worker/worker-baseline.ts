@@ -1,10 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { InferkitError, type InferkitErrorCode } from '../../errors.js';
 import { createBaseline, type BaselineSpec } from '../forecast/baseline-spec.js';
 import type { ForecastModel, ForecastTask, ModelForecast, PredictOptions } from '../forecast/forecast-model.js';
 import { joinForecasts, seriesChunks, taskChunks } from './baseline-chunks.js';
 import { arraysOf, buffersOf, type BaselinePayload, type BaselineTask, type FromBaselineWorker } from './baseline-messages.js';
-import { workerEntry } from './worker-entry.js';
+import { startWorker } from './worker-entry.js';
 
 /** Replacement workers a {@link WorkerBaseline} starts after crashes before it gives up. */
 export const MAX_BASELINE_WORKER_RESTARTS = 3;
@@ -186,8 +186,7 @@ export class WorkerBaseline implements ForecastModel {
   }
 
   #spawn(slot: Slot): Promise<void> {
-    const entry = workerEntry('baseline-worker');
-    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { inferkitBaselineWorker: { spec: this.#spec } } });
+    const worker = startWorker('baseline-worker', { inferkitBaselineWorker: { spec: this.#spec } });
     return new Promise<void>((resolve, reject) => {
       let ready = false;
       worker.on('message', (message: FromBaselineWorker) => {

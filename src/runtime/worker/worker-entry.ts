@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { InferkitError } from '../../errors.js';
+import { atBasePriority } from './thread-priority.js';
 
 /** How to start a session worker: the script, and whether it is eval'd bootstrap code. */
 export interface WorkerEntry {
@@ -29,18 +31,9 @@ function thisModuleDir(): string {
 }
 
 /**
- * The session worker's entry. Compiled (`dist/`): `session-worker.js` itself. From sources (tsx,
- * vitest, tslab in the repository): bootstrap code that registers tsx's loader in the worker and
- * imports `session-worker.ts` (a worker does not inherit the parent's TypeScript hooks).
- */
-export function sessionWorkerEntry(): WorkerEntry {
-  return workerEntry('session-worker');
-}
-
-/**
- * The entry of worker script `name` (a module of this folder, without extension), resolved as
- * {@link sessionWorkerEntry} resolves the session worker: the compiled `.js` when present, else
- * tsx-bootstrap code importing the `.ts` source.
+ * The entry of worker script `name` (a module of this folder, without extension): compiled (`dist/`), the `.js` file
+ * itself; from sources (tsx, vitest, tslab in the repository), bootstrap code that registers tsx's loader in the
+ * worker and imports the `.ts` source (a worker does not inherit the parent's TypeScript hooks).
  */
 export function workerEntry(name: string): WorkerEntry {
   const dir = thisModuleDir();
@@ -58,4 +51,14 @@ export function workerEntry(name: string): WorkerEntry {
   }
   const script = `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(ts).href)}); })`;
   return { script, eval: true };
+}
+
+/**
+ * Starts worker script `name` ({@link workerEntry}) with `workerData`, at the priority the calling thread had before
+ * `inferkit serve` lowered it (./thread-priority.ts): a worker started later, such as a crashed session's replacement,
+ * runs beside the first ones as their equal.
+ */
+export function startWorker(name: string, workerData: unknown): Worker {
+  const entry = workerEntry(name);
+  return atBasePriority(() => new Worker(entry.script, { eval: entry.eval, workerData }));
 }

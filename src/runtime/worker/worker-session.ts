@@ -1,8 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { InferkitError, type InferkitErrorCode } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { transferable, type FromWorker, type ToWorker, type WireTensor } from './messages.js';
-import { sessionWorkerEntry } from './worker-entry.js';
+import { startWorker } from './worker-entry.js';
 import { shareableModel } from '../shared-weights/external-graph.js';
 
 /** Restarts after crashes before a worker session gives up (its runs then fail with `model_not_ready`). */
@@ -164,8 +164,7 @@ export class WorkerSession implements OrtSession {
   }
 
   #spawn(): Promise<Worker> {
-    const entry = sessionWorkerEntry();
-    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { inferkitSessionWorker: { model: this.#model, options: this.#options } } });
+    const worker = startWorker('session-worker', { inferkitSessionWorker: { model: this.#model, options: this.#options } });
     return new Promise<Worker>((resolve, reject) => {
       let ready = false;
       worker.on('message', (message: FromWorker) => {

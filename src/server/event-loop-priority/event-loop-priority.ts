@@ -1,4 +1,5 @@
 import { getPriority, platform, setPriority } from 'node:os';
+import { noteRaisedPriority } from '../../runtime/worker/thread-priority.js';
 
 /**
  * What `inferkit serve` raises its event loop's nice value by (`--event-loop-nice`'s default). Families served from
@@ -20,16 +21,21 @@ export function perThreadNice(os: string = platform()): boolean {
  * that under saturation the threads that were already running at the old priority (the ONNX sessions' intra-op
  * threads) win the cores from it. Linux only: there a nice value belongs to one thread, so the rest of the
  * process keeps its priority. Elsewhere (a nice value for the whole process) and for `nice` ≤ 0 nothing changes.
- * Threads this thread starts later inherit the new value. A thread cannot raise its priority back without
- * privileges, so this is for a process that serves and nothing else (`inferkit serve`).
- * Returns the thread's nice value after the call, or undefined where nothing was changed.
+ * Threads this thread starts later inherit the new value, except inferkit's worker threads: they start at the old one
+ * where the thread may go back to it, which needs privileges (CAP_SYS_NICE, as root has; src/runtime/worker/thread-priority.ts).
+ * Without them this thread cannot raise its priority back either, so this is for a process that serves and nothing
+ * else (`inferkit serve`).
+ * Returns the thread's nice value after the call and whether inferkit's workers started later get the old one, or
+ * undefined where nothing was changed.
  */
-export function lowerThreadPriority(nice: number, os: string = platform()): number | undefined {
+export function lowerThreadPriority(nice: number, os: string = platform()): { nice: number; workersAtOldPriority: boolean } | undefined {
   if (nice <= 0 || !perThreadNice(os)) {
     return undefined;
   }
   // pid 0: the calling thread on Linux (setpriority(2), "a bug" POSIX does not share).
-  const target = Math.min(MAX_NICE, getPriority(0) + nice);
-  setPriority(0, target);
-  return getPriority(0);
+  const before = getPriority(0);
+  setPriority(0, Math.min(MAX_NICE, before + nice));
+  // Worker threads started from here on (a crashed session's replacement) start at `before` where this thread may go back to it.
+  const workersAtOldPriority = noteRaisedPriority(before);
+  return { nice: getPriority(0), workersAtOldPriority };
 }
