@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import tokenizers from 'tokenizers';
 import type { Tokenizer } from 'tokenizers';
 import { InferkitError } from '../../errors.js';
 import { ADDED_TOKENS_FILE } from '../../hub/file-spec.js';
-import { specialTokenText } from './model-files.js';
+import { readJsonObjectFile, specialTokenText } from './model-files.js';
 
 /** One added token beyond what a tokenizer's own files make (see {@link readExtraAddedTokens}). */
 export interface ExtraAddedToken {
@@ -61,7 +60,7 @@ export async function readExtraAddedTokens(
     }
   }
   if (files.addedTokensJson !== undefined) {
-    const listed = await readJsonObject(files.addedTokensJson);
+    const listed = await readJsonObjectFile(files.addedTokensJson, (value) => `must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
     const specials = specialContents(tokConfig);
     for (const [content, id] of Object.entries(listed)) {
       if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || content === '') {
@@ -87,19 +86,6 @@ function specialContents(tokConfig: Record<string, unknown>): Set<string> {
     }
   }
   return out;
-}
-
-async function readJsonObject(path: string): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(path, 'utf8'));
-  } catch (cause) {
-    throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InferkitError('model_load_failed', `${path} must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
-  }
-  return value as Record<string, unknown>;
 }
 
 /**

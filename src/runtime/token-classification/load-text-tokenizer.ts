@@ -6,7 +6,7 @@ import { InferkitError } from '../../errors.js';
 import type { SENTENCEPIECE_MODEL_FILES } from '../../hub/file-spec.js';
 import { createBertWordPiece, type BertWordPieceEncoder } from './bert-wordpiece.js';
 import { bertSpecFromTokenizerJson, bertSpecFromVocab, readVocabTxt } from './bert-wordpiece-spec.js';
-import { readJsonFile, SpecialTokensMapSchema, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles, type TokenizerConfig } from './model-files.js';
+import { readJsonFile, readJsonObjectFile, SpecialTokensMapSchema, specialTokenText, TokenizerConfigSchema, type TokenClassConfig, type TokenClassFiles, type TokenizerConfig } from './model-files.js';
 import { checkTokenizerModel, checkVocabSize, honoursLowerCase } from './tokenizer-json-checks.js';
 import { codePointToUtf16Offsets } from './utf16-offsets.js';
 import { robertaTokenizerJson } from './byte-level-bpe/roberta-tokenizer-json.js';
@@ -103,7 +103,7 @@ export async function loadTextTokenizer(
   // A tokenizer.json (with the pipeline of a class transformers 5 builds itself), or the one transformers makes of a
   // SentencePiece model; else BERT's vocab.txt.
   const source: { json: Record<string, unknown>; path: string; name: 'tokenizer.json' | SentencePieceFile | 'vocab.json' } | undefined = files.tokenizerJson
-    ? { json: asClassBuildsIt(await readTokenizerJson(files.tokenizerJson), tokenizerClass, tokConfig), path: files.tokenizerJson, name: 'tokenizer.json' }
+    ? { json: asClassBuildsIt(await readJsonObjectFile(files.tokenizerJson, () => 'is not a tokenizer.json object'), tokenizerClass, tokConfig), path: files.tokenizerJson, name: 'tokenizer.json' }
     : files.vocabTxt === undefined && files.spmModel !== undefined
       ? await spmTokenizerJson(files.spmModel, config, tokConfig)
       : files.vocabTxt === undefined && files.bpeVocab !== undefined
@@ -298,18 +298,6 @@ function classOfModelType(modelType: unknown): string | undefined {
 
 /** AutoTokenizer's classes of the model types whose tokenizer takes no `do_lower_case` and may lack a ByteLevel pre-tokenizer to show it. */
 const MODEL_TYPE_TOKENIZER_CLASSES: Readonly<Record<string, string>> = { roberta: 'RobertaTokenizer', bart: 'BartTokenizer', longformer: 'LongformerTokenizer' };
-
-async function readTokenizerJson(path: string): Promise<Record<string, unknown>> {
-  try {
-    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
-  } catch (cause) {
-    throw new InferkitError('model_load_failed', `Could not read ${path}: ${(cause as Error).message}`, { cause });
-  }
-  throw new InferkitError('model_load_failed', `${path} is not a tokenizer.json object`);
-}
 
 function fromJson(json: Record<string, unknown>, path: string): Tokenizer {
   // The parts tokenizers aborts the whole process on, where it returns an error for any other bad part.

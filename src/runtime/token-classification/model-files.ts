@@ -152,6 +152,18 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
 }
 
 /**
+ * A JSON file that must hold one object (`tokenizer.json`, `added_tokens.json`): unreadable or not JSON fails as
+ * {@link readJsonFile} does; any other value fails with `${path} ${notObject(value)}`.
+ */
+export async function readJsonObjectFile(path: string, notObject: (value: unknown) => string): Promise<Record<string, unknown>> {
+  const value = await readJsonFile(path, z.unknown());
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return value as Record<string, unknown>;
+  }
+  throw new InferkitError('model_load_failed', `${path} ${notObject(value)}`);
+}
+
+/**
  * Label names by class id from `config.json` `id2label`; ids without a name (or no `id2label`)
  * become `LABEL_<id>` like the hub's default, for `numLabels` classes.
  */
