@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectFiles, TOKEN_CLASSIFICATION_SIDE_FILES } from '../../hub/file-spec.js';
 import { piecesOfUnigram, writeSentencePieceModel } from '../../../test/fixtures/sentencepiece-writer.js';
+import { editJson } from '../../../test/fixtures/edit-json.js';
 import { tempDir } from '../../../test/fixtures/temp-dirs.js';
 import { toVocabMergesFolder } from '../../../test/fixtures/roberta-vocab-merges.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
@@ -99,8 +100,7 @@ describe('added tokens of a repo without tokenizer.json', () => {
     const dir = bertFromVocab((d) => {
       writeJson(join(d, 'added_tokens.json'), { '<E>': 30522, '<F>': 30523 });
       writeJson(join(d, 'special_tokens_map.json'), { additional_special_tokens: ['<F>'] });
-      const config = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), { ...config, bos_token: '<E>' });
+      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.bos_token = '<E>'));
     });
     const texts = ['a <E> b <e> c <F> d <f>'];
     const ours = await expectSameTokens(
@@ -118,29 +118,25 @@ describe('added tokens of a repo without tokenizer.json', () => {
   it('added_tokens_decoder entries past the vocabulary keep their flags (lstrip, normalized); the special tokens it lists are left as they are', async () => {
     const added: Added[] = [{ id: 30522, content: '[ENT]', lstrip: true, normalized: false }];
     const dir = bertFromVocab((d) => {
-      const config = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), {
-        ...config,
-        added_tokens_decoder: {
+      editJson(join(d, 'tokenizer_config.json'), (c) => {
+        c.added_tokens_decoder = {
           '0': { content: '[PAD]', lstrip: false, normalized: false, rstrip: false, single_word: false, special: true },
           '101': { content: '[CLS]', lstrip: false, normalized: false, rstrip: false, single_word: false, special: true },
           '30522': { content: '[ENT]', lstrip: true, normalized: false, rstrip: false, single_word: false, special: false },
-        },
+        };
       });
     });
     await expectSameTokens(dir, savedTokenizerJson(BERT, added), [...TEXTS, 'x [ent] y']);
     // A special token the vocabulary has at another id keeps the vocabulary's (the class's) id, as before.
     const elsewhere = bertFromVocab((d) => {
-      const config = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), { ...config, added_tokens_decoder: { '5': { content: '[CLS]', special: true }, '30522': { content: '[ENT]', special: false } } });
+      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.added_tokens_decoder = { '5': { content: '[CLS]', special: true }, '30522': { content: '[ENT]', special: false } }));
     });
     const [first] = await (await tokenizerOf(elsewhere)).encode(['[ENT] berlin'], false);
     expect(first.ids[0]).toBe(101);
     expect(first.ids).toContain(30522);
     // Only the specials, already at their ids: the synchronous WordPiece engine still runs.
     const specialsOnly = bertFromVocab((d) => {
-      const config = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), { ...config, added_tokens_decoder: { '101': { content: '[CLS]', special: true } } });
+      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.added_tokens_decoder = { '101': { content: '[CLS]', special: true } }));
     });
     expect((await tokenizerOf(specialsOnly)).engine).toBe('wordpiece');
   });
@@ -153,8 +149,7 @@ describe('added tokens of a repo without tokenizer.json', () => {
       (d) => {
         toVocabMergesFolder(d);
         writeJson(join(d, 'added_tokens.json'), { '[ENT]': next });
-        const config = readJson(join(d, 'config.json'));
-        writeJson(join(d, 'config.json'), { ...config, vocab_size: next + 1 });
+        editJson(join(d, 'config.json'), (c) => void (c.vocab_size = next + 1));
       },
       true,
     );
@@ -168,8 +163,8 @@ describe('added tokens of a repo without tokenizer.json', () => {
     const dir = folder(DEBERTA, (d) => {
       writeFileSync(join(d, 'spm.model'), writeSentencePieceModel({ pieces: piecesOfUnigram(shipped, ['[MASK]']), unkId: shipped.model.unk_id }));
       const specials = Object.fromEntries(['[PAD]', '[CLS]', '[SEP]', '[UNK]', '[MASK]'].map((content, id) => [String(id), { content, normalized: false, special: true, ...flags }]));
-      writeJson(join(d, 'tokenizer_config.json'), { ...readJson(join(d, 'tokenizer_config.json')), added_tokens_decoder: { ...specials, [String(next)]: { content: '[ENT]', normalized: false, special: false, ...flags } } });
-      writeJson(join(d, 'config.json'), { ...readJson(join(d, 'config.json')), vocab_size: next + 1 });
+      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.added_tokens_decoder = { ...specials, [String(next)]: { content: '[ENT]', normalized: false, special: false, ...flags } }));
+      editJson(join(d, 'config.json'), (c) => void (c.vocab_size = next + 1));
     });
     const ours = await expectSameTokens(dir, savedTokenizerJson(DEBERTA, [{ id: next, content: '[ENT]', normalized: false }]));
     const [e] = await ours.encode(TEXTS.slice(0, 1), false);
@@ -181,8 +176,10 @@ describe('added tokens of a repo without tokenizer.json', () => {
     const renamed = (d: string) => {
       const vocab = readFileSync(join(d, 'vocab.txt'), 'utf8').split('\n');
       writeFileSync(join(d, 'vocab.txt'), vocab.map((t) => (t === '[CLS]' ? '[START]' : t === '[SEP]' ? '[END]' : t)).join('\n'));
-      const { cls_token: _cls, sep_token: _sep, ...config } = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), config);
+      editJson(join(d, 'tokenizer_config.json'), (c) => {
+        delete c.cls_token;
+        delete c.sep_token;
+      });
     };
     const dir = bertFromVocab((d) => {
       renamed(d);
@@ -199,7 +196,7 @@ describe('added tokens of a repo without tokenizer.json', () => {
     const both = bertFromVocab((d) => {
       renamed(d);
       writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[CLS]', sep_token: '[END]' });
-      writeJson(join(d, 'tokenizer_config.json'), { ...readJson(join(d, 'tokenizer_config.json')), cls_token: '[START]' });
+      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.cls_token = '[START]'));
     });
     expect(await (await tokenizerOf(both)).encode(texts, true)).toEqual(await original.encode(texts, true));
   });
@@ -221,8 +218,7 @@ describe('added tokens of a repo without tokenizer.json', () => {
     const notObject = bertFromVocab((d) => writeFileSync(join(d, 'added_tokens.json'), '["[ENT]"]'));
     await expect(tokenizerOf(notObject)).rejects.toMatchObject({ message: expect.stringMatching(/added_tokens\.json must hold a JSON object, got an array/) });
     const badDecoder = bertFromVocab((d) => {
-      const config = readJson(join(d, 'tokenizer_config.json'));
-      writeJson(join(d, 'tokenizer_config.json'), { ...config, added_tokens_decoder: { x: { content: '[ENT]' } } });
+      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.added_tokens_decoder = { x: { content: '[ENT]' } }));
     });
     await expect(tokenizerOf(badDecoder)).rejects.toMatchObject({ message: expect.stringMatching(/tokenizer_config\.json: added_tokens_decoder\["x"\] must be a non-negative id/) });
   });
