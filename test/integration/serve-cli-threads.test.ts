@@ -1,12 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { leaf } from '../fixtures/processes.js';
+import { leaf, threadNice } from '../fixtures/processes.js';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { http } from './server-http.js';
 
@@ -27,17 +26,6 @@ function start(args: string[]): { proc: ChildProcess; output: { text: string } }
   const output = { text: '' };
   proc.stderr?.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
   return { proc, output };
-}
-
-/** The fields of /proc/<pid>/task/<tid>/stat after the command name (state first; nice is the 17th). */
-function statFields(path: string): string[] {
-  const stat = readFileSync(path, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** Nice value of every thread of `pid`, by thread id. */
-function threadNice(pid: number): Map<number, number> {
-  return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), Number(statFields(`/proc/${pid}/task/${tid}/stat`)[16])]));
 }
 
 describe('inferkit serve --threads / --quantized (child process)', () => {

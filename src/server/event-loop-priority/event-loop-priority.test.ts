@@ -1,21 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { threadNice } from '../../../test/fixtures/processes.js';
 import { TINY_BERT, tinyBertFeeds } from '../../../test/fixtures/tiny-bert-feeds.js';
 import { createSession } from '../../runtime/ort.js';
 import type { WorkerSession } from '../../runtime/worker/worker-session.js';
 import { serve } from '../serve.js';
 import { lowerThreadPriority } from './event-loop-priority.js';
-
-/** Nice value of every thread of this process, by thread id (/proc/self/task/<tid>/stat, the 17th field after the name). */
-function threadNice(): Map<number, number> {
-  return new Map(
-    readdirSync('/proc/self/task').map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-    }),
-  );
-}
 
 describe('lowerThreadPriority', () => {
   it('changes nothing for 0, or where a nice value is the whole process\'s (not Linux)', () => {
@@ -36,13 +26,13 @@ describe('lowerThreadPriority', () => {
   it.runIf(process.platform === 'linux')('a session worker that restarts after the event loop was lowered (a crash\'s replacement) runs at the old priority, as the first one did, where the thread may go back to it', async () => {
     const base = getPriority(0);
     const session = (await createSession(TINY_BERT, { worker: true, intraOpThreads: 2 })) as WorkerSession;
-    const first = new Set(threadNice().keys());
+    const first = new Set(threadNice('self').keys());
     const lowered = lowerThreadPriority(5);
     try {
       expect(lowered?.nice).toBe(Math.min(19, base + 5));
       await session.kill('simulated crash');
       await session.run(tinyBertFeeds(2, 8));
-      const started = [...threadNice()].filter(([tid]) => !first.has(tid));
+      const started = [...threadNice('self')].filter(([tid]) => !first.has(tid));
       // The replacement worker thread, and the ONNX Runtime threads it started.
       expect(started.length).toBeGreaterThanOrEqual(1);
       const expected = lowered?.workersAtOldPriority === true ? base : base + 5;
