@@ -56,8 +56,8 @@ export interface ServerLimitBenchOptions extends BenchOptions {
 }
 
 const WORDS = [6, 14, 9, 20, 11, 8, 16, 12];
-/** `n` bench texts of the load's word counts (6–20 words), the same for the same `seed`. */
-export const texts = (n: number, seed: number): string[] => Array.from({ length: n }, (_, i) => benchText(WORDS[i % WORDS.length], seed * 7919 + i, benchWords()));
+/** `n` bench texts of the load's word counts (6–20 words; `scale` times as many), the same for the same `seed`. */
+export const texts = (n: number, seed: number, scale = 1): string[] => Array.from({ length: n }, (_, i) => benchText(WORDS[i % WORDS.length] * scale, seed * 7919 + i, benchWords()));
 
 /** The KServe manifest the server rows serve: model `bert`, `--model_id=<dir>`, token classification. */
 export function manifest(dir: string, variant: 'fp32' | 'int8', protocol: 'v1' | 'v2'): InferenceService {

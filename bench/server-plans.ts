@@ -14,7 +14,6 @@
 import { loadavg } from 'node:os';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
-import { benchText, benchWords } from './lib/bench-text.js';
 import { cachedFamilyCheckpoint, parseFamilies, type ServedFamily } from './lib/family-checkpoints.js';
 import { runLoadInChild } from './lib/load-process.js';
 import { machineInfo, machineLine } from './lib/machine.js';
@@ -22,7 +21,7 @@ import { withCliServer } from './lib/serve-priority.js';
 import { formatNumber, formatRatio } from './lib/stats.js';
 import { renderTable, type Table } from './lib/table.js';
 import { familyGraph } from './server-limit-families.js';
-import { leadLimit, manifest, measureLimit } from './server-limit.js';
+import { leadLimit, manifest, measureLimit, texts } from './server-limit.js';
 
 /** Options of {@link serverPlansTable}. */
 export interface ServerPlansOptions {
@@ -37,12 +36,8 @@ export interface ServerPlansOptions {
   log: (line: string) => void;
 }
 
-const WORDS = [6, 14, 9, 20, 11, 8, 16, 12];
+/** Words per text against server-limit's load texts (6–20 words). */
 const SCALE = { short: 1, long: 5 } as const;
-
-function textSet(n: number, seed: number, scale: number): string[] {
-  return Array.from({ length: n }, (_, i) => benchText(WORDS[i % WORDS.length] * scale, seed * 7919 + i, benchWords()));
-}
 
 /** A plan's server options: the default plan, or `--replicas N` (`p`: prepacked sessions). */
 function parsePlan(plan: string): { replicas?: number; prepack: boolean } {
@@ -59,13 +54,14 @@ function parsePlan(plan: string): { replicas?: number; prepack: boolean } {
 /** One row per plan and text set: served c=32 and c=8 against the limit at the same moment. */
 export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
   const plans = o.plans.map((p) => ({ name: p, ...parsePlan(p) }));
-  const cpus = availableCpus().cpus;
+  const budget = availableCpus();
+  const cpus = budget.cpus;
   const loadBefore = loadavg()[0];
   const ck = cachedFamilyCheckpoint(o.family, o.layers !== undefined ? { layers: o.layers } : {});
   const rows: string[][] = [];
   for (const set of o.sets) {
-    const mixTexts = textSet(32, 3, SCALE[set]);
-    const loadTexts = textSet(16, 11, SCALE[set]);
+    const mixTexts = texts(32, 3, SCALE[set]);
+    const loadTexts = texts(16, 11, SCALE[set]);
     const g = await familyGraph(ck.dir, [...mixTexts, ...loadTexts]);
     const tokens = (t: string) => g.ids.get(t)?.length ?? 0;
     const mix = [...mixTexts].sort((a, b) => tokens(a) - tokens(b));
@@ -104,7 +100,7 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
     headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)'],
     rows,
     notes: [
-      `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadavg()[0].toFixed(2)} on ${availableCpus().affinity} CPUs.`,
+      `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadavg()[0].toFixed(2)} on ${budget.affinity} CPUs.`,
       `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors), the event loop at nice +10 once loaded, one single-text V1 request per call from a load generator in a child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8; a fresh server per plan. Limit: server-limit's measureLimit on the same graph (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean.`,
       `Machine: ${machineLine(machineInfo())}.`,
     ],
