@@ -2,7 +2,8 @@ import { getPriority, setPriority } from 'node:os';
 
 /**
  * The calling thread's nice value from before `lowerThreadPriority` (src/server/event-loop-priority/) raised it, while
- * it stays raised. Module state, so per thread: each worker thread has its own copy of this module.
+ * it stays raised and the thread may go back to it. Module state, so per thread: each worker thread has its own copy
+ * of this module.
  */
 let baseNice: number | undefined;
 
@@ -17,13 +18,15 @@ export function noteRaisedPriority(before: number): boolean {
     baseNice = undefined;
     return true;
   }
-  baseNice = before;
   try {
     setPriority(0, before);
   } catch {
+    // Where it may not, later workers inherit the raised value, and atBasePriority does not try.
+    baseNice = undefined;
     return false;
   }
   setPriority(0, raised);
+  baseNice = before;
   return true;
 }
 
