@@ -4,7 +4,7 @@
  * (the server benches' 6–20 words) and long ones (five times the words), each against the in-process limit at the same
  * moment (server-limit's measureLimit on the same graph; its best cell measured again right before and right after each
  * c=32 cell). Written for a many-core host: on 16 cores the default plan (one one-thread replica per thread) served
- * short texts at 0.69–0.83× of that limit (bench/RESULTS.md, docs/gpu.md), against 0.78–1.07× on 2 cores.
+ * short texts at 0.69–0.83× of that limit (bench/RESULTS.md, docs/gpu.md), against 0.78–1.09× on 2 cores.
  *
  * Plans: `d` = the server's default; `N` = `--replicas N` (replicas map one unpacked copy of the weights, plus the
  * latency session); `Np` = the same with `--prepack` (a packed copy per session).
