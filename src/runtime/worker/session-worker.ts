@@ -35,8 +35,14 @@ async function main(port: NonNullable<typeof parentPort>, init: WorkerInit): Pro
     // queued behind a running one start when it ends: each is timed from then, so no time counts twice.
     const t0 = performance.now();
     const feeds: OrtFeeds = {};
-    for (const [name, t] of Object.entries(message.feeds)) {
-      feeds[name] = tensorOf(t.type, t.data, t.dims);
+    try {
+      for (const [name, t] of Object.entries(message.feeds)) {
+        feeds[name] = tensorOf(t.type, t.data, t.dims);
+      }
+    } catch (e) {
+      // A feed ONNX Runtime cannot take as a tensor (its data does not fill its dims) fails its run, not the worker.
+      post({ kind: 'run-failed', id: message.id, message: e instanceof Error ? e.message : String(e), busyMs: busySince(t0) });
+      return;
     }
     live.run(feeds).then(
       (result) => {

@@ -37,6 +37,19 @@ describe('createSession({ worker: true })', () => {
     await expect(s.run(feeds(1, 4))).resolves.toHaveProperty('logits');
   }, LOAD_MS);
 
+  it('feeds whose buffers went to an earlier run are refused, naming the feed, where they used to leave the run unanswered', async () => {
+    const s = await createSession(MODEL, { worker: true });
+    open.push(s);
+    const shared = feeds(2, 5);
+    const [first, second] = await Promise.allSettled([s.run(shared), s.run(shared)]);
+    expect(first.status).toBe('fulfilled');
+    expect(second).toMatchObject({ status: 'rejected', reason: { code: 'invalid_request', param: 'input_ids', message: expect.stringContaining('feed "input_ids" [2, 5] has no data') } });
+    // A feed whose data does not fill its dims fails its run in the worker, which keeps serving.
+    const short = { ...feeds(1, 4), attention_mask: { type: 'int64', dims: [1, 4], data: new BigInt64Array(2) } } as unknown as ReturnType<typeof feeds>;
+    await expect(s.run(short)).rejects.toMatchObject({ code: 'inference_failed' });
+    await expect(s.run(feeds(1, 4))).resolves.toHaveProperty('logits');
+  }, LOAD_MS);
+
   it('a killed worker fails its pending runs at once with the reason, restarts on the next run, and gives up after the bound', async () => {
     const s = (await createSession(MODEL, { worker: true })) as WorkerSession;
     open.push(s);

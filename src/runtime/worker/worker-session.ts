@@ -82,7 +82,12 @@ export class WorkerSession implements OrtSession {
     }
     const wire: Record<string, WireTensor> = {};
     for (const [name, t] of Object.entries(feeds)) {
-      wire[name] = { type: t.type, dims: [...t.dims], data: t.data as ArrayBufferView };
+      const data = t.data as ArrayBufferView;
+      // A buffer handed to another run is detached (empty): posted, it would be lost on the way and the run never answered.
+      if (data.byteLength === 0 && t.dims.every((d) => d > 0)) {
+        throw new InferkitError('invalid_request', `feed "${name}" [${t.dims.join(', ')}] has no data: its buffer went to the worker of an earlier run (feeds are transferred, not copied); give each run its own tensors`, { param: name });
+      }
+      wire[name] = { type: t.type, dims: [...t.dims], data };
     }
     const { tensors, transfer } = transferable(wire);
     const id = ++this.#nextId;
