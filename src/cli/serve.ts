@@ -165,14 +165,14 @@ export async function runServe(files: readonly string[], opts: ServeCommandOptio
     apiKey,
     loadRetry: { attempts: intOption(opts.loadAttempts, 'load-attempts', 1, 100) },
     log: (line) => console.error(line),
-    // --prepack: every session keeps its own prepacked copy of the weights (faster runs, one copy per session).
+    // --prepack: every session keeps its own prepacked copy of the weights (one copy per session; the default shares one packed copy).
     loaders: defaultLoaders({ ...hubOptionsFromEnv(), ...(opts.prepack === true ? { session: { prepacking: true } } : {}) }),
     inference: { threads: intOption(opts.threads, 'threads', 1), replicas: intOption(opts.replicas, 'replicas', 1), latencySession: opts.latencySession !== false, quantized: opts.quantized === true, eventLoopNice },
   });
   const plan = server.inference;
   const quota = plan.cpus.quota !== undefined ? `, cgroup quota ${plan.cpus.quota} CPUs` : '';
   console.error(
-    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}; weights ${opts.prepack === true ? 'prepacked by every session (--prepack)' : 'one copy per float model (one session, or replicas sharing one mapped copy)'}; ${eventLoopNice === 0 ? 'event loop at its priority' : perThreadNice() ? `event loop at nice +${eventLoopNice} once loaded (--event-loop-nice; the sessions' threads first under load)` : 'event loop at its priority (--event-loop-nice acts on Linux only, where a nice value is per thread)'}`,
+    `inference: ${plan.threads} threads (${plan.source === 'option' ? '--threads' : `${plan.cpus.affinity} CPUs by affinity${quota}`}) shared by the ONNX models and the worker baselines (Theta, AutoETS, MSTL); sessions in ${plan.models.some((m) => m?.worker === false) ? 'the main thread' : 'worker threads'}; ORT spinning ${plan.models.some((m) => m?.spinning) ? 'on' : 'off'}; weights ${opts.prepack === true ? 'prepacked by every session (--prepack)' : 'one copy per model (one session, or replicas sharing one packed copy)'}; ${eventLoopNice === 0 ? 'event loop at its priority' : perThreadNice() ? `event loop at nice +${eventLoopNice} once loaded (--event-loop-nice; the sessions' threads first under load)` : 'event loop at its priority (--event-loop-nice acts on Linux only, where a nice value is per thread)'}`,
   );
   console.error(`inferkit serving on ${server.url} (send each service's Host header):`);
   for (const m of server.models()) {
@@ -235,10 +235,10 @@ export function registerServeCommand(program: Command): void {
     .option('--max-texts-per-request <n>', `most texts in one token-classification request; beyond it 400 (default ${DEFAULT_LIMITS.maxTextsPerRequest})`)
     .option('--max-tokens-per-request <n>', `most tokens in one token-classification request, each text counted as at most its length + 2 (default ${DEFAULT_LIMITS.maxTokensPerRequest})`)
     .option('--threads <n>', 'threads shared by the ONNX models and the worker baselines (default: the CPUs this process may use, cgroup quota included)')
-    .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: a float token-classification model one session with all its threads up to 4 (the fastest single request, one copy of the weights), then one one-thread replica per thread (at most 16) plus a session with all of them for lone requests; int8 (--quantized) one per thread, at most 4; Chronos-Bolt 1; per service: annotation serving.inferkit.dev/replicas)')
+    .option('--replicas <n>', 'session replicas per token-classification or Chronos-Bolt model, each in its own worker thread with a share of its threads (default: a float token-classification model one session with all its threads up to 4 (the fastest single request, one copy of the weights), then one replica per 4 threads (16 threads: 4 × 4) plus a session with all of them for lone requests, every session mapping one packed copy of the weights; int8 (--quantized) one per thread, at most 4; Chronos-Bolt 1; per service: annotation serving.inferkit.dev/replicas)')
     .option('--event-loop-nice <n>', `raise the event loop thread's nice value by n (0-${MAX_NICE}) once the models have loaded, so that under saturation the sessions' threads win the cores from HTTP and tokenizing (Linux, where it is per thread; 0 leaves it alone; default ${SERVE_EVENT_LOOP_NICE})`)
     .option('--no-latency-session', 'no extra all-threads session for lone requests beside the replicas (saves one copy of the weights; a lone request then runs on one replica)')
-    .option('--prepack', 'let every session of a float model prepack its MatMul weights: a private copy of the weights per replica and latency session, for 1.1-2x faster runs (default: the replicas of a float model share one memory-mapped copy, unpacked; see src/runtime/shared-weights/README.md)', false)
+    .option('--prepack', 'give every session of a model its own prepacked copy of the weights, a private copy per replica and latency session (default: they map one packed copy, made once into the model cache, at the same speed; see src/runtime/shared-weights/README.md)', false)
     .option('--quantized', 'serve token-classification models\' int8 graph onnx/model_quantized.onnx (per service: annotation serving.inferkit.dev/onnx-variant: quantized)', false)
     .option('--max-json-depth <n>', `deepest JSON nesting accepted; deeper is a 400 (default ${DEFAULT_MAX_JSON_DEPTH})`)
     .action(async (files: string[], opts: ServeCommandOptions) => {

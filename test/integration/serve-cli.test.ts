@@ -63,7 +63,7 @@ describe('inferkit serve (child process)', () => {
     expect(output.text).not.toMatch(/FAILED/);
     // The process's memory once the models are up (RSS, and PSS where Linux tells it).
     await waitForText(proc, output, /memory: RSS \d+\.\d\d GiB(, PSS \d+\.\d\d GiB)? for 2 models/, 5_000);
-    expect(output.text).toContain('weights one copy per float model (one session, or replicas sharing one mapped copy)');
+    expect(output.text).toContain('weights one copy per model (one session, or replicas sharing one packed copy)');
     const failure = (what: string) => `${what}; serve output:\n${output.text}`;
 
     const v1 = await http(url, '/v1/models/bert:predict', {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { mappedWeights } from './mapped-weights.js';
-import { removeStaleExternalCopies } from './stale-external-copies.js';
+import { removeStaleCopies } from './stale-copies.js';
 import { externalCopyInWorker } from '../worker/external-copy.js';
 
 /** Graphs smaller than this keep their inline weights (a copy per session costs little). */
@@ -20,7 +20,7 @@ const ALIGN = 4096;
  * one copy (see {@link sharedWeightsOptions}). Made once into `<cacheDir>/graphs/external-<key>/`, keyed by
  * the file's path, size and mtime; written to a temporary folder and renamed (files read and written
  * off the event loop; the split itself is a copy of the bytes); a new copy removes the finished copies of the
- * same path's earlier bytes ({@link removeStaleExternalCopies}). Undefined for a model given
+ * same path's earlier bytes ({@link removeStaleCopies}). Undefined for a model given
  * as bytes, a small graph, or one whose weights are external already. Nodes, subgraphs and every other
  * field are copied byte for byte.
  */
@@ -58,7 +58,7 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
       return graphPath;
     }
     // A new copy for this path: the copies of its earlier bytes (other size or mtime) are stale.
-    await removeStaleExternalCopies(join(cacheDir, 'graphs'), resolve(model), dir);
+    await removeStaleCopies(join(cacheDir, 'graphs'), 'external', resolve(model), dir);
     return graphPath;
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });

@@ -1,24 +1,30 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { externalizedGraph } from '../shared-weights/external-graph.js';
+import { makePackedCopy } from '../shared-weights/packed-graph.js';
+import type { SessionOptions } from '../ort-types.js';
 
-/** What the main thread hands the worker: the graph file and the model cache. */
+/** What the main thread hands the worker: the graph file, the model cache, and which copy to make. */
 export interface ExternalCopyInit {
   model: string;
   cacheDir: string;
+  /** Make the packed copy at this optimization level (src/runtime/shared-weights/packed-graph.ts); absent: the external-data copy. */
+  packedLevel?: NonNullable<SessionOptions['graphOptimizationLevel']>;
 }
 
 /** The worker's one answer: the copy's graph path (or none), or why it could not be made. */
 export type ExternalCopyAnswer = { kind: 'done'; graph: string | undefined } | { kind: 'failed'; message: string };
 
 /**
- * Entry of a short-lived worker that makes a graph's external-data copy (src/runtime/shared-weights/) and
- * exits: the whole-file buffers the split reads and writes die with the worker's heap, instead of waiting
- * in a served process's heap for its next full garbage collection (a 0.4 GiB graph left ~0.9 GiB of RSS).
+ * Entry of a short-lived worker that makes a graph's copy in the model cache (src/runtime/shared-weights/) and exits:
+ * the external-data copy's whole-file buffers, or the packing session's parsed graph and private packed weights, die
+ * with the worker, instead of waiting in a served process's heap for its next full garbage collection (a 0.4 GiB
+ * graph left ~0.9 GiB of RSS), and ONNX Runtime's synchronous load and packing keep off the event loop.
  */
 async function main(port: NonNullable<typeof parentPort>, init: ExternalCopyInit): Promise<void> {
   let answer: ExternalCopyAnswer;
   try {
-    answer = { kind: 'done', graph: await externalizedGraph(init.model, init.cacheDir) };
+    const graph = init.packedLevel !== undefined ? await makePackedCopy(init.model, init.packedLevel, init.cacheDir) : await externalizedGraph(init.model, init.cacheDir);
+    answer = { kind: 'done', graph };
   } catch (e) {
     answer = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
   }

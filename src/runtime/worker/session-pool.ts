@@ -1,7 +1,9 @@
 import { InferkitError } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { shareableModel } from '../shared-weights/external-graph.js';
-import { sharedWeightsOptions } from '../shared-weights/mapped-weights.js';
+import { poolGraph, type PoolWeights } from '../shared-weights/packed-graph.js';
+import { envCacheDir } from '../../config.js';
+import { packedCopyInWorker } from './external-copy.js';
 import { WorkerSession } from './worker-session.js';
 
 interface QueuedRun {
@@ -16,9 +18,9 @@ interface QueuedRun {
  * served) for the first replica that frees up. Replicas with one intra-op thread each run batches side
  * by side with no synchronisation between threads: on BERT-base int8 two 1-thread replicas did 1.3×
  * the sentences/s of one 2-thread session with spinning on, 1.65× with it off (bench/RESULTS.md). The
- * price is batch-1 latency (one run uses one replica's threads); float weights are not copied per
- * replica: the sessions map one copy (src/runtime/shared-weights/; int8 graphs still hold one per
- * session). A crashed replica restarts on its next run like a {@link WorkerSession}.
+ * price is batch-1 latency (one run uses one replica's threads); the weights are not copied per
+ * replica: the sessions map one packed copy, made once into the model cache (src/runtime/shared-weights/).
+ * A crashed replica restarts on its next run like a {@link WorkerSession}.
  *
  * An optional latency session (`latencyThreads`, more threads than a replica) takes a run only when
  * every replica is idle and nothing else waits: a lone request gets the speed of one session with
@@ -36,6 +38,8 @@ export class WorkerSessionPool implements OrtSession {
   readonly #runs = { replicas: 0, latency: 0 };
   #dispatchQueued = false;
   #released = false;
+  /** How the sessions hold the weights (set by {@link createWorkerSessionPool}; a pool built directly: as `options` say). */
+  weights: PoolWeights | undefined;
   /** busyMs of a latency session dropped by tuneLatency (its tuning runs). */
   #droppedBusyMs = 0;
 
@@ -51,11 +55,10 @@ export class WorkerSessionPool implements OrtSession {
       throw new InferkitError('config', `latencyThreads must be a positive integer, got ${latencyThreads}`, { param: 'latencyThreads' });
     }
     const { worker: _worker, replicas: _replicas, replicaThreads: _threads, latencyThreads: _latency, ...own } = options;
-    // Memory-mapped weights shared by all sessions (src/runtime/shared-weights/): one copy per model, not per session.
-    const rest = sharedWeightsOptions(model, own, threads.length + (latencyThreads !== undefined ? 1 : 0));
-    this.#replicas = threads.map((t) => new WorkerSession(model, { ...rest, intraOpThreads: t }));
+    // How the sessions share the weights was chosen by createWorkerSessionPool (src/runtime/shared-weights/).
+    this.#replicas = threads.map((t) => new WorkerSession(model, { ...own, intraOpThreads: t }));
     this.#busy = threads.map(() => false);
-    this.#latency = latencyThreads !== undefined ? new WorkerSession(model, { ...rest, intraOpThreads: latencyThreads }) : undefined;
+    this.#latency = latencyThreads !== undefined ? new WorkerSession(model, { ...own, intraOpThreads: latencyThreads }) : undefined;
   }
 
   /** Every session of the pool: the replicas, then the latency session if any. */
@@ -225,7 +228,27 @@ export class WorkerSessionPool implements OrtSession {
 export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[], latencyThreads?: number): Promise<WorkerSessionPool> {
   // A graph with inline weights is opened from its external-data copy (made once), so its sessions share them.
   const graph = await shareableModel(model);
-  const pool = new WorkerSessionPool(graph, options, threads, latencyThreads);
-  await pool.start();
+  // Its sessions open one packed copy of the weights, made once (src/runtime/shared-weights/packed-graph.ts).
+  const cacheDir = envCacheDir();
+  const shared = await poolGraph(graph, options, threads.length + (latencyThreads !== undefined ? 1 : 0), (g, level) => packedCopyInWorker(g, level, cacheDir));
+  let pool = new WorkerSessionPool(shared.model, shared.options, threads, latencyThreads);
+  pool.weights = shared.weights;
+  try {
+    await pool.start();
+  } catch (e) {
+    if (shared.weights.kind !== 'packed') {
+      throw e;
+    }
+    // The copy was made, yet does not open: the graph itself still may.
+    const reason = `its packed copy ${shared.weights.graph} did not open: ${e instanceof Error ? e.message : String(e)}`;
+    const plain = await poolGraph(graph, options, threads.length + (latencyThreads !== undefined ? 1 : 0), () => Promise.reject(new Error(reason)));
+    pool = new WorkerSessionPool(plain.model, plain.options, threads, latencyThreads);
+    pool.weights = plain.weights;
+    await pool.start();
+  }
+  if (pool.weights?.kind !== 'packed' && pool.weights?.reason !== undefined) {
+    // Slower runs, or a copy per session: said once, where the process's warnings go.
+    process.emitWarning(`the sessions of ${typeof graph === 'string' ? graph : 'the model'} do not share packed weights (${pool.weights.kind === 'mapped' ? 'they map them unpacked: slower runs' : 'each packs its own copy'}): ${pool.weights.reason}`, { code: 'INFERKIT_PACKED_COPY' });
+  }
   return pool;
 }

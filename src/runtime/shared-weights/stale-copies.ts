@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The copies the model cache keeps of a graph: its external-data copy, and its packed copy (./packed-graph.ts). */
+export type CopyKind = 'external' | 'packed';
+
+/**
+ * Removes the `kind` copies in `graphsDir` (`<cacheDir>/graphs/`, folders `<kind>-<16 hex>`) made from the graph file
+ * `source` (absolute path, as their `complete.json` records it) before it changed, keeping `keep` (the copy of its
+ * current bytes). Packed copies whose source is gone go too: their sources are external-data copies and built graphs,
+ * which the cache itself replaces. Only finished folders are touched — a copy being written lives in an
+ * `.incomplete-…` folder until renamed — and a folder that cannot be read or removed is left. Returns the folders removed.
+ */
+export async function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(graphsDir);
+  } catch {
+    return [];
+  }
+  const copyName = new RegExp(`^${kind}-[0-9a-f]{16}$`);
+  const removed: string[] = [];
+  for (const name of names) {
+    const dir = join(graphsDir, name);
+    if (!copyName.test(name) || dir === keep) {
+      continue;
+    }
+    try {
+      const record = JSON.parse(await readFile(join(dir, 'complete.json'), 'utf8')) as { source?: unknown };
+      const orphan = kind === 'packed' && typeof record.source === 'string' && !existsSync(record.source);
+      if (record.source === source || orphan) {
+        await rm(dir, { recursive: true, force: true });
+        removed.push(dir);
+      }
+    } catch {
+      // not a finished copy of ours, or gone already
+    }
+  }
+  return removed;
+}
