@@ -45,19 +45,19 @@ function service(name: string, opts: { args?: string[]; cpu?: string; annotation
 }
 
 describe('planInference', () => {
-  it('gives one model every CPU, in a worker thread, spinning off: a float graph as one session (one copy of its weights) up to 4 threads, then one-thread replicas (at most 16)', () => {
+  it('gives one model every CPU, in a worker thread, spinning off: a float graph as one session up to 4 threads, then replicas of about 4 threads sharing one packed copy', () => {
     const plan = planInference([service('ner')], { threads: 4 }, BUDGET);
     expect(plan).toMatchObject({ threads: 4, source: 'option', warnings: [] });
     expect(plan.models).toEqual([{ threads: 4, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [4] }]);
     const float = (threads: number) => planInference([service('ner')], { threads }, BUDGET).models[0]?.replicaThreads;
     expect([1, 2, 3].map(float)).toEqual([[1], [2], [3]]);
     expect(float(4)).toEqual([4]);
-    expect(float(5)).toEqual([1, 1, 1, 1, 1]);
-    expect(float(16)).toEqual(Array(16).fill(1));
-    // Past 16 threads, threads are added to the 16 replicas, the first ones getting the spare.
-    expect(float(20)).toEqual([...Array(4).fill(2), ...Array(12).fill(1)]);
-    expect(float(32)).toEqual(Array(16).fill(2));
-    expect(planInference([service('ner')], {}, BUDGET).models[0]).toEqual({ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: Array(8).fill(1), latencyThreads: 8 });
+    expect(float(5)).toEqual([3, 2]);
+    expect(float(16)).toEqual([4, 4, 4, 4]);
+    // Spare threads go to the first replicas.
+    expect(float(18)).toEqual([4, 4, 4, 3, 3]);
+    expect(float(64)).toEqual(Array(16).fill(4));
+    expect(planInference([service('ner')], {}, BUDGET).models[0]).toEqual({ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [4, 4], latencyThreads: 8 });
     // --replicas asks for replicas of a float graph.
     expect(planInference([service('ner')], { replicas: 4 }, BUDGET).models[0]).toEqual({ threads: 8, worker: true, spinning: false, onnxVariant: 'default', replicaThreads: [2, 2, 2, 2], latencyThreads: 8 });
   });

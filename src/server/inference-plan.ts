@@ -22,7 +22,7 @@ export interface InferenceOptions {
    * shared out among them). `1` = one session with all its threads: the fastest single request, and one
    * (prepacked) copy of the weights.
    * @default an int8 token-classification graph (the quantized variant): up to {@link MAX_DEFAULT_REPLICAS}, one
-   * per thread of the model's share; a float one: 1 up to 4 threads, then one per thread (at most 16); Chronos-Bolt: 1 (see {@link defaultReplicas})
+   * per thread of the model's share; a float one: 1 up to 4 threads, then one per 4 threads; Chronos-Bolt: 1 (see {@link defaultReplicas})
    */
   replicas?: number;
   /**
@@ -45,27 +45,25 @@ export interface InferenceOptions {
  */
 export const MAX_DEFAULT_REPLICAS = 4;
 
-/** Most threads the default plan gives one session of a float token-classification graph; a larger share gets one-thread replicas. */
+/**
+ * Most threads the default plan gives one session of a float token-classification graph: a share up to this many is
+ * one session; a larger one is shared out among replicas of about this many threads each.
+ */
 export const FLOAT_SESSION_MAX_THREADS = 4;
-
-/** Most replicas the default plan gives a float token-classification graph (a share above this many threads gets replicas of several threads). */
-export const MAX_FLOAT_REPLICAS = 16;
 
 /**
  * Replicas a model gets unless asked, given its share of `threads`: an int8 token classifier,
- * {@link MAX_DEFAULT_REPLICAS}; a float one, one session while the share is at most
- * {@link FLOAT_SESSION_MAX_THREADS} threads, else one replica per thread (at most {@link MAX_FLOAT_REPLICAS}), all
- * mapping one copy of the weights, plus the latency session with all of them for lone requests; everything else one
- * session. Measured on a 16-core host (BERT-base, batches of 8, docs/gpu.md "CPU threads on a many-core host"): one
- * 8-thread session ran at 0.72× the sentences/s of eight one-thread replicas, one per 4 threads (the rule before) also
- * 0.72×; on 16 cores 4 × 4 threads at 0.72× of 16 × 1, and 16 × 1 still ahead at runs of 2 texts (1.07×). On 4 cores one
- * session is within 0.91× of four replicas and answers a lone request in a quarter of the time, with one prepacked copy of
- * the weights (BERT-base: RSS 0.92–0.95× the weights), where replicas map one unpacked copy (0.5× speed at batch 1, RSS
- * counting the mapping once per session; src/runtime/shared-weights/README.md). Chronos-Bolt: on single-series load
- * replicas did not beat one session (bench/RESULTS.md round 5). Served on that 16-core host (docs/gpu.md, "The server on a
- * many-core host"), this plan reached only 0.69–0.83× of the limit on short texts (14 tokens, c=32), where one
- * 16-thread session batching every text wins. The rule suits long texts, not short ones; bench/server-plans.ts
- * compares the plans for the next such run.
+ * {@link MAX_DEFAULT_REPLICAS}; a float one, one session while the share is at most {@link FLOAT_SESSION_MAX_THREADS}
+ * threads, else one replica per {@link FLOAT_SESSION_MAX_THREADS} threads (16 threads: 4 × 4), all mapping one packed
+ * copy of the weights (src/runtime/shared-weights/packed-graph.ts), plus the latency session with all of them for lone
+ * requests; everything else one session.
+ *
+ * Served on a 16-core host (bench/server-plans.ts, BERT-base, docs/gpu.md "The server on a many-core host"), 4 × 4
+ * beat one-thread replicas (16 × 1) on short texts (14 tokens: 0.79× against 0.50× of the limit at c=32, 0.44× against
+ * 0.29× at c=8) and long ones (62 tokens: 0.98× against 0.80×), and one 16-thread session on long ones (0.71×); with a
+ * packed copy per session, 4 × 4 reached 0.91× and 0.98×, which the shared packed copy now gives at one copy's memory.
+ * On 4 cores one session is within 0.91× of four replicas and answers a lone request in a quarter of the time.
+ * Chronos-Bolt: on single-series load replicas did not beat one session (bench/RESULTS.md round 5).
  */
 export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVariant | undefined, threads = 1): number {
   if (task !== 'token_classification') {
@@ -74,7 +72,7 @@ export function defaultReplicas(task: ServeTask | undefined, variant: OnnxVarian
   if (variant === 'quantized') {
     return MAX_DEFAULT_REPLICAS;
   }
-  return threads <= FLOAT_SESSION_MAX_THREADS ? 1 : Math.min(MAX_FLOAT_REPLICAS, threads);
+  return threads <= FLOAT_SESSION_MAX_THREADS ? 1 : Math.ceil(threads / FLOAT_SESSION_MAX_THREADS);
 }
 
 /** Replicas of a model with `threads`, and the latency session when its replicas have fewer threads than it. */
