@@ -6,8 +6,9 @@
  * c=32 cell). Written for a many-core host: on 16 cores the default plan (one one-thread replica per thread) served
  * short texts at 0.69–0.83× of that limit (bench/RESULTS.md, docs/gpu.md), against 0.78–1.09× on 2 cores.
  *
- * Plans: `d` = the server's default; `N` = `--replicas N` (replicas map one unpacked copy of the weights, plus the
- * latency session); `Np` = the same with `--prepack` (a packed copy per session).
+ * Plans: `d` = the server's default; `N` = `--replicas N` (replicas and the latency session map one packed copy of
+ * the weights, src/runtime/shared-weights/packed-graph.ts); `Np` = the same with `--prepack` (a private packed copy
+ * per session).
  * Run: `npx tsx bench/server-plans.ts [--family bert] [--plans d,1,2,4,4p,8] [--sets short,long] [--cell-ms 1500] [--layers N]`;
  * bundled for a GPU host's CPUs by bench/gpu/prepare.sh (`bash .gpu/run.sh OUT --plans …`).
  */
@@ -86,8 +87,10 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
           const split = state.inference?.replicaThreads ?? [];
           const latency = state.inference?.latencyThreads;
           const sessions = `${split.length} × ${split[0] ?? '?'}${latency !== undefined ? ` + latency × ${latency}` : ''}${plan.prepack ? ', prepacked' : ''}`;
-          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}`);
-          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`];
+          const m = state.memory;
+          const pss = m?.pssGrowthBytes !== undefined && m.weightsBytes !== undefined ? `${(m.pssGrowthBytes / 2 ** 30).toFixed(2)} (${formatRatio(m.pssGrowthBytes, m.weightsBytes)})` : 'n/a';
+          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; PSS at load ${pss}`);
+          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, pss];
         });
         rows.push(row);
       }
@@ -97,11 +100,11 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
   }
   return {
     title: `Served c=32 and c=8 per session plan, ${ck.label}, ${cpus} threads (fp32, V1)`,
-    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)'],
+    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'PSS growth at load, GiB (× weights)'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadavg()[0].toFixed(2)} on ${budget.affinity} CPUs.`,
-      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors), the event loop at nice +10 once loaded, one single-text V1 request per call from a load generator in a child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8; a fresh server per plan. Limit: server-limit's measureLimit on the same graph (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean.`,
+      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors), the event loop at nice +10 once loaded, one single-text V1 request per call from a load generator in a child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8; a fresh server per plan. Limit: server-limit's measureLimit on the same graph (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. PSS at load: the model's memory as inferkit serve prints it (sessions opened and warmed up alone), against its graph's weights.`,
       `Machine: ${machineLine(machineInfo())}.`,
     ],
   };
