@@ -72,7 +72,8 @@ export interface SessionOptions {
    * With `worker`, this many copies of the session, each in its own worker thread with
    * `intraOpThreads` threads: runs go to an idle copy, so batches run side by side (see
    * `WorkerSessionPool`). More throughput per core than one session with more threads, for a
-   * slower batch-1 run; the replicas of a float graph share one copy of its weights (memory-mapped).
+   * slower batch-1 run; the replicas share one packed copy of its weights, made once into the model cache
+   * (memory-mapped; see `src/runtime/shared-weights/`).
    * @default 1
    */
   replicas?: number;
@@ -88,7 +89,8 @@ export interface SessionOptions {
    * Let ORT prepack MatMul/Gemm weights at load (`session.disable_prepacking` when false): a private,
    * re-laid-out copy of them per session. Off, a session opened from a graph whose weights are external
    * data multiplies straight from ORT's memory-mapped file pages, which every session of the process
-   * shares. Replica pools turn it off for such graphs (see `src/runtime/shared-weights/`). @default true
+   * shares. Unset, the sessions of a replica pool map one packed copy instead (prepacked speed, one copy);
+   * `true` gives each its own, `false` the unpacked mapping (see `src/runtime/shared-weights/`). @default true
    */
   prepacking?: boolean;
   /** Inter-op threads. @default 1 */
