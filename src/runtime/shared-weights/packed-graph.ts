@@ -24,11 +24,16 @@ export function packedCopyPlace(graph: string, level: string, cacheDir: string =
     return `${resolve(f)}\0${st.size}\0${st.mtimeMs}`;
   });
   const key = createHash('sha256')
-    .update([...files, level, ort.env.versions.node ?? '', cpuSignature()].join('\n'))
+    .update([...files, level, runtimeSignature()].join('\n'))
     .digest('hex')
     .slice(0, 16);
   const dir = join(cacheDir, 'graphs', `packed-${key}`);
   return { dir, graphPath: join(dir, 'model.onnx'), key };
+}
+
+/** ONNX Runtime's version and this CPU, hashed: what a packed copy's layout depends on besides the graph. */
+function runtimeSignature(): string {
+  return createHash('sha256').update(`${ort.env.versions.node ?? ''}\n${cpuSignature()}`).digest('hex').slice(0, 16);
 }
 
 /** This machine's CPU for the key: architecture, model name and feature flags (Linux), else the architecture. */
@@ -82,7 +87,8 @@ export async function makePackedCopy(graph: string, level: NonNullable<SessionOp
       throw new InferkitError('model_load_failed', `ONNX Runtime wrote no ${DATA} for the packed copy of ${graph}`);
     }
     const source = resolve(graph);
-    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source, level, ort: ort.env.versions.node, bytes: (await stat(join(tmp, DATA))).size }));
+    const runtime = runtimeSignature();
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source, level, ort: ort.env.versions.node, runtime, bytes: (await stat(join(tmp, DATA))).size }));
     try {
       await rename(tmp, place.dir);
     } catch (cause) {
@@ -92,7 +98,8 @@ export async function makePackedCopy(graph: string, level: NonNullable<SessionOp
       await rm(tmp, { recursive: true, force: true }); // another process made the same copy first
       return place.graphPath;
     }
-    await removeStaleCopies(dirname(place.dir), 'packed', source, place.dir);
+    // Copies of this graph's earlier bytes made by this runtime on this CPU; another's may be in use by another process.
+    await removeStaleCopies(dirname(place.dir), 'packed', source, place.dir, { runtime, level });
     return place.graphPath;
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });

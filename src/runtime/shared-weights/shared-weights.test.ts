@@ -151,5 +151,12 @@ describe('shared weights: the sessions of a replica pool map one copy of a graph
     } finally {
       await damaged.release();
     }
+    // The damaged copy was removed: the next pool makes it again and maps it.
+    const again = await createWorkerSessionPool(graph, { worker: true }, [1, 1]);
+    try {
+      expect(again.weights).toEqual({ kind: 'packed', graph: place.graphPath });
+    } finally {
+      await again.release();
+    }
   });
 });

@@ -8,11 +8,12 @@ export type CopyKind = 'external' | 'packed';
 /**
  * Removes the `kind` copies in `graphsDir` (`<cacheDir>/graphs/`, folders `<kind>-<16 hex>`) made from the graph file
  * `source` (absolute path, as their `complete.json` records it) before it changed, keeping `keep` (the copy of its
- * current bytes). Packed copies whose source is gone go too: their sources are external-data copies and built graphs,
+ * current bytes); with `same`, only copies whose record has those fields equal (a packed copy made by another ONNX
+ * Runtime or on another CPU sharing the cache is not stale). Packed copies whose source is gone go too: their sources are external-data copies and built graphs,
  * which the cache itself replaces. Only finished folders are touched — a copy being written lives in an
  * `.incomplete-…` folder until renamed — and a folder that cannot be read or removed is left. Returns the folders removed.
  */
-export async function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string): Promise<string[]> {
+export async function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string, same: Record<string, string> = {}): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(graphsDir);
@@ -27,9 +28,9 @@ export async function removeStaleCopies(graphsDir: string, kind: CopyKind, sourc
       continue;
     }
     try {
-      const record = JSON.parse(await readFile(join(dir, 'complete.json'), 'utf8')) as { source?: unknown };
+      const record = JSON.parse(await readFile(join(dir, 'complete.json'), 'utf8')) as Record<string, unknown>;
       const orphan = kind === 'packed' && typeof record.source === 'string' && !existsSync(record.source);
-      if (record.source === source || orphan) {
+      if ((record.source === source && Object.entries(same).every(([k, v]) => record[k] === v)) || orphan) {
         await rm(dir, { recursive: true, force: true });
         removed.push(dir);
       }

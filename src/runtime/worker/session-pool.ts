@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { InferkitError } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { shareableModel } from '../shared-weights/external-graph.js';
@@ -239,8 +241,9 @@ export async function createWorkerSessionPool(model: string | Uint8Array, option
     if (shared.weights.kind !== 'packed') {
       throw e;
     }
-    // The copy was made, yet does not open: the graph itself still may.
-    const reason = `its packed copy ${shared.weights.graph} did not open: ${e instanceof Error ? e.message : String(e)}`;
+    // The copy was made, yet does not open: the graph itself still may. The copy goes, so that the next start makes it anew.
+    const reason = `its packed copy ${shared.weights.graph} did not open (removed; made again at the next start): ${e instanceof Error ? e.message : String(e)}`;
+    await rm(dirname(shared.weights.graph), { recursive: true, force: true }).catch(() => undefined);
     const plain = await poolGraph(graph, options, threads.length + (latencyThreads !== undefined ? 1 : 0), () => Promise.reject(new Error(reason)));
     pool = new WorkerSessionPool(plain.model, plain.options, threads, latencyThreads);
     pool.weights = plain.weights;
