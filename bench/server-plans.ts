@@ -13,6 +13,7 @@
  * bundled for a GPU host's CPUs by bench/gpu/prepare.sh (`bash .gpu/run.sh OUT --plans …`).
  */
 import { loadavg } from 'node:os';
+import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { cachedFamilyCheckpoint, parseFamilies, type ServedFamily } from './lib/family-checkpoints.js';
@@ -75,11 +76,13 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
       for (const plan of plans) {
         const loaders = defaultLoaders(plan.prepack ? { session: { prepacking: true } } : {});
         const inference = { threads: cpus, ...(plan.replicas !== undefined ? { replicas: plan.replicas } : {}) };
+        const memoryBefore = processMemory();
         const row = await withCliServer(manifest(ck.dir, 'fp32', 'v1'), loaders, inference, async (server, state) => {
           const job = { port: server.port, path: '/v1/models/bert:predict', bodies, ms: o.cellMs, probeLive: false };
           await runLoadInChild({ ...job, ms: 1000, concurrency: 32 });
           const before = await limit.now();
           const many = await runLoadInChild({ ...job, concurrency: 32 });
+          const memoryAfter = processMemory();
           const after = await limit.now();
           const moderate = await runLoadInChild({ ...job, concurrency: 8 });
           const rate = many.requests / many.seconds;
@@ -87,9 +90,10 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
           const split = state.inference?.replicaThreads ?? [];
           const latency = state.inference?.latencyThreads;
           const sessions = `${split.length} × ${split[0] ?? '?'}${latency !== undefined ? ` + latency × ${latency}` : ''}${plan.prepack ? ', prepacked' : ''}`;
-          const m = state.memory;
-          const pss = m?.pssGrowthBytes !== undefined && m.weightsBytes !== undefined ? `${(m.pssGrowthBytes / 2 ** 30).toFixed(2)} (${formatRatio(m.pssGrowthBytes, m.weightsBytes)})` : 'n/a';
-          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; PSS at load ${pss}`);
+          const weights = state.memory?.weightsBytes;
+          const grown = memoryBefore.pssBytes !== undefined && memoryAfter.pssBytes !== undefined ? memoryAfter.pssBytes - memoryBefore.pssBytes : undefined;
+          const pss = grown !== undefined && weights !== undefined ? `${(grown / 2 ** 30).toFixed(2)} (${formatRatio(grown, weights)})` : 'n/a';
+          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; PSS growth after c=32 ${pss}`);
           return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, pss];
         });
         rows.push(row);
@@ -100,11 +104,11 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
   }
   return {
     title: `Served c=32 and c=8 per session plan, ${ck.label}, ${cpus} threads (fp32, V1)`,
-    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'PSS growth at load, GiB (× weights)'],
+    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'PSS growth after c=32, GiB (× weights)'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadavg()[0].toFixed(2)} on ${budget.affinity} CPUs.`,
-      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors), the event loop at nice +10 once loaded, one single-text V1 request per call from a load generator in a child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8; a fresh server per plan. Limit: server-limit's measureLimit on the same graph (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. PSS at load: the model's memory as inferkit serve prints it (sessions opened and warmed up alone), against its graph's weights.`,
+      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors), the event loop at nice +10 once loaded, one single-text V1 request per call from a load generator in a child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8; a fresh server per plan. Limit: server-limit's measureLimit on the same graph (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. PSS growth: this process's PSS from before the server started to the end of its c=32 cell, against the graph's weights (a packed copy is paged in by the runs, not at load); the limit's sessions stay open meanwhile and map the graph itself, so a plan that maps that file (one session, prepacking from it) shares those pages with them and reads low.`,
       `Machine: ${machineLine(machineInfo())}.`,
     ],
   };
