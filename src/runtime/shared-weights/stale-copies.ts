@@ -9,9 +9,10 @@ export type CopyKind = 'external' | 'packed';
  * Removes the `kind` copies in `graphsDir` (`<cacheDir>/graphs/`, folders `<kind>-<16 hex>`) made from the graph file
  * `source` (absolute path, as their `complete.json` records it) before it changed, keeping `keep` (the copy of its
  * current bytes); with `same`, only copies whose record has those fields equal (a packed copy made by another ONNX
- * Runtime or on another CPU sharing the cache is not stale). Packed copies whose source is gone go too: their sources are external-data copies and built graphs,
- * which the cache itself replaces. Only finished folders are touched — a copy being written lives in an
- * `.incomplete-…` folder until renamed — and a folder that cannot be read or removed is left. Returns the folders removed.
+ * Runtime or on another CPU sharing the cache is not stale). Packed copies whose source is gone go too: their sources
+ * are external-data copies and built graphs, which the cache itself replaces. Only finished folders are touched — a
+ * copy being written lives in an `.incomplete-…` folder until renamed — and a folder that cannot be read or removed
+ * is left. Returns the folders removed.
  */
 export async function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string, same: Record<string, string> = {}): Promise<string[]> {
   let names: string[];
