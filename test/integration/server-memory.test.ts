@@ -104,6 +104,8 @@ describe('serve: one copy of a float model\'s weights, at the default plan and w
       const [state] = await server.loaded();
       expect(state.ready, state.reason).toBe(true);
       expect(state.inference?.replicaThreads).toEqual([1, 1]);
+      // What serve's memory line and /inferkit/v1/services say about it.
+      expect(state.memory?.sessionWeights).toBe('packed');
       const texts = Array.from({ length: 16 }, (_, i) => `maria lives near london ${'berlin '.repeat(i % 5)}`.trim());
       const answers = await Promise.all(texts.map((t) => http(server.url, '/v1/models/bert:predict', { body: { instances: [t] } })));
       expect(answers.map((r) => r.status)).toEqual(texts.map(() => 200));

@@ -8,6 +8,8 @@ interface LoadScope {
   state: 'pre' | 'waiting' | 'phase' | 'done';
   /** The graphs its sessions opened (paths or bytes). */
   graphs: Array<string | Uint8Array>;
+  /** How a pool of its sessions holds the weights ({@link noteSessionWeights}). */
+  sessionWeights?: ModelMemory['sessionWeights'];
   /** Set by the first {@link enterMemoryPhase}: resolves once the phase has begun. */
   entered?: Promise<void>;
   release?: () => void;
@@ -72,6 +74,14 @@ export async function enterMemoryPhase(graph?: string | Uint8Array): Promise<voi
   await scope.entered;
 }
 
+/** Records, for the model whose load runs in this async context, how the sessions of its pool hold its weights. */
+export function noteSessionWeights(kind: NonNullable<ModelMemory['sessionWeights']>): void {
+  const scope = scopes.getStore();
+  if (scope !== undefined && scope.state !== 'done') {
+    scope.sessionWeights = kind;
+  }
+}
+
 async function begin(scope: LoadScope): Promise<void> {
   scope.state = 'waiting';
   const release = await phaseLock.lock();
@@ -103,7 +113,7 @@ function finish(scope: LoadScope): ModelMemory | undefined {
     scopes.disable();
   }
   // The scope outlives the load (timers and workers started in it keep it as their async context): drop what it holds.
-  const { graphs, alongside, before, startedAt, order } = scope;
+  const { graphs, alongside, before, startedAt, order, sessionWeights } = scope;
   scope.graphs = [];
   scope.alongside = new Set();
   if (was !== 'phase' || before === undefined || startedAt === undefined || order === undefined) {
@@ -118,6 +128,7 @@ function finish(scope: LoadScope): ModelMemory | undefined {
     rssGrowthBytes: after.rssBytes - before.rssBytes,
     ...(after.pssBytes !== undefined && before.pssBytes !== undefined ? { pssGrowthBytes: after.pssBytes - before.pssBytes } : {}),
     ...(weightsBytes !== undefined ? { weightsBytes } : {}),
+    ...(sessionWeights !== undefined ? { sessionWeights } : {}),
     alongside: alongside.size,
     phase: { order, startedAt, endedAt },
   };

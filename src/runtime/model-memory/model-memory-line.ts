@@ -36,5 +36,13 @@ export function modelMemoryLine(name: string, memory: ModelMemory | undefined): 
       ? 'no weights'
       : `weights ${size(w)}: RSS ${ratio(memory.rssGrowthBytes, w)}${memory.pssGrowthBytes !== undefined ? `, PSS ${ratio(memory.pssGrowthBytes, w)}` : ''}`;
   const beside = memory.alongside > 0 ? `; ${memory.alongside} other load${memory.alongside === 1 ? ' was' : 's were'} downloading or building meanwhile` : '';
-  return `    ${name} memory at load: RSS ${formatGrowth(memory.rssGrowthBytes)}${pss} (${weights})${beside}`;
+  const shared = memory.sessionWeights === undefined ? '' : `; ${SESSION_WEIGHTS[memory.sessionWeights]}`;
+  return `    ${name} memory at load: RSS ${formatGrowth(memory.rssGrowthBytes)}${pss} (${weights})${shared}${beside}`;
 }
+
+/** How a pool's sessions hold the weights, as the memory line says it. */
+const SESSION_WEIGHTS: Record<NonNullable<ModelMemory['sessionWeights']>, string> = {
+  packed: 'its sessions map one packed copy of the weights, paged in by the first runs',
+  mapped: 'its sessions map one unpacked copy of the weights (slower runs)',
+  own: 'each session holds its own copy of the weights',
+};

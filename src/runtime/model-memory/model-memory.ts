@@ -29,6 +29,13 @@ export const ModelMemorySchema = z.object({
    * int8: the quantized ones). Absent when it opened none (baselines: no weights).
    */
   weightsBytes: z.number().optional(),
+  /**
+   * How its replicas and latency session hold the weights, for a model served by several sessions: `packed` — they map
+   * one packed copy made into the model cache (paged in by their first runs, so not all of it counts at load);
+   * `mapped` — one unpacked copy (the packed copy could not be made, or `prepacking: false`); `own` — a copy each.
+   * Absent for a model of one session.
+   */
+  sessionWeights: z.enum(['packed', 'mapped', 'own']).optional(),
   /** Other models' loads that were still downloading or building while this phase ran (their allocations count here too). */
   alongside: z.number().int().nonnegative(),
   /** When the phase ran. */

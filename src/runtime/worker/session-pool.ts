@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { InferkitError } from '../../errors.js';
 import type { OrtFeeds, OrtOutput, OrtSession, OrtValueMetadata, SessionOptions } from '../ort-types.js';
 import { shareableModel } from '../shared-weights/external-graph.js';
+import { noteSessionWeights } from '../model-memory/measure-model-load.js';
 import { poolGraph, type PoolWeights } from '../shared-weights/packed-graph.js';
 import { envCacheDir } from '../../config.js';
 import { packedCopyInWorker } from './external-copy.js';
@@ -248,6 +249,9 @@ export async function createWorkerSessionPool(model: string | Uint8Array, option
     pool = new WorkerSessionPool(plain.model, plain.options, threads, latencyThreads);
     pool.weights = plain.weights;
     await pool.start();
+  }
+  if (pool.weights !== undefined) {
+    noteSessionWeights(pool.weights.kind); // for the model's memory line (inferkit serve, /inferkit/v1/services)
   }
   if (pool.weights?.kind !== 'packed' && pool.weights?.reason !== undefined) {
     // Slower runs, or a copy per session: said once, where the process's warnings go.
