@@ -15,12 +15,13 @@ export interface ExternalCopyInit {
 export type ExternalCopyAnswer = { kind: 'done'; graph: string | undefined } | { kind: 'failed'; message: string };
 
 /**
- * Entry of a short-lived worker that makes a graph's copy in the model cache (src/runtime/shared-weights/) and exits:
+ * Entry of a short-lived child process (or, where none can be started, worker thread) that makes a graph's copy in
+ * the model cache (src/runtime/shared-weights/) and exits:
  * the external-data copy's whole-file buffers, or the packing session's parsed graph and private packed weights, die
  * with the worker, instead of waiting in a served process's heap for its next full garbage collection (a 0.4 GiB
  * graph left ~0.9 GiB of RSS), and ONNX Runtime's synchronous load and packing keep off the event loop.
  */
-async function main(port: NonNullable<typeof parentPort>, init: ExternalCopyInit): Promise<void> {
+async function main(port: { postMessage(answer: ExternalCopyAnswer): void }, init: ExternalCopyInit): Promise<void> {
   let answer: ExternalCopyAnswer;
   try {
     const graph = init.packedLevel !== undefined ? await makePackedCopy(init.model, init.packedLevel, init.cacheDir) : await externalizedGraph(init.model, init.cacheDir);
@@ -31,6 +32,13 @@ async function main(port: NonNullable<typeof parentPort>, init: ExternalCopyInit
   port.postMessage(answer);
 }
 
+/** The environment variable that hands a child process (`copyInChild`, ./external-copy.ts) its {@link ExternalCopyInit}, as JSON. */
+export const COPY_INIT_ENV = 'INFERKIT_COPY_INIT';
+
 if (parentPort !== null && (workerData as { inferkitExternalCopy?: ExternalCopyInit } | undefined)?.inferkitExternalCopy !== undefined) {
   void main(parentPort, (workerData as { inferkitExternalCopy: ExternalCopyInit }).inferkitExternalCopy);
+} else if (parentPort === null && typeof process.send === 'function' && process.env[COPY_INIT_ENV] !== undefined) {
+  // A child process: the answer goes back over its IPC channel, then the process exits (and its memory with it).
+  const send = process.send.bind(process);
+  void main({ postMessage: (answer) => void send(answer, () => process.exit(0)) }, JSON.parse(process.env[COPY_INIT_ENV]) as ExternalCopyInit);
 }

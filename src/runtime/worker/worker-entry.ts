@@ -62,3 +62,24 @@ export function startWorker(name: string, workerData: unknown): Worker {
   const entry = workerEntry(name);
   return atBasePriority(() => new Worker(entry.script, { eval: entry.eval, workerData }));
 }
+
+/**
+ * How to run worker script `name` as a child process instead (`child_process.fork`): the compiled `.js` file itself; from
+ * sources, the `.ts` file with tsx's loader imported first (`--import`).
+ */
+export function childEntry(name: string): { modulePath: string; execArgv: string[] } {
+  const dir = thisModuleDir();
+  const js = join(dir, `${name}.js`);
+  if (existsSync(js)) {
+    return { modulePath: js, execArgv: [] };
+  }
+  const ts = join(dir, `${name}.ts`);
+  let loader: string;
+  try {
+    // tsx's `--import` entry (`exports['./esm'].import`), found through its CommonJS twin.
+    loader = createRequire(ts).resolve('tsx/esm').replace(/\.cjs$/, '.mjs');
+  } catch (cause) {
+    throw new InferkitError('internal', `running ${ts} in a child process needs tsx (a dev dependency); build the package (dist/)`, { cause });
+  }
+  return { modulePath: ts, execArgv: ['--import', pathToFileURL(loader).href] };
+}
