@@ -118,7 +118,7 @@ export type PoolWeights =
 
 /**
  * What a pool of `sessions` sessions of `model` opens, and with which options: for a graph file with external weights
- * (as built, or its external-data copy), its packed copy ({@link makePackedCopy}, made once in a worker), each session
+ * (as built, or its external-data copy), its packed copy ({@link makePackedCopy}, made once off this thread), each session
  * mapping the packed weights; where that copy cannot be made, the graph itself, float weights unpacked and mapped
  * ({@link sharedWeightsOptions}). An explicit `prepacking` in `options` is kept: `false` maps the unpacked weights,
  * `true` gives every session a private packed copy. One session (`sessions < 2`) opens `model` as it is.
