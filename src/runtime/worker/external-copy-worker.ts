@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { externalizedGraph } from '../shared-weights/external-graph.js';
 import { makePackedCopy } from '../shared-weights/packed-graph.js';
 import type { SessionOptions } from '../ort-types.js';
+import { COPY_INIT_ENV } from './external-copy.js';
 
 /** What the main thread hands the worker: the graph file, the model cache, and which copy to make. */
 export interface ExternalCopyInit {
@@ -31,9 +32,6 @@ async function main(port: { postMessage(answer: ExternalCopyAnswer): void }, ini
   }
   port.postMessage(answer);
 }
-
-/** The environment variable that hands a child process (`copyInChild`, ./external-copy.ts) its {@link ExternalCopyInit}, as JSON. */
-export const COPY_INIT_ENV = 'INFERKIT_COPY_INIT';
 
 if (parentPort !== null && (workerData as { inferkitExternalCopy?: ExternalCopyInit } | undefined)?.inferkitExternalCopy !== undefined) {
   void main(parentPort, (workerData as { inferkitExternalCopy: ExternalCopyInit }).inferkitExternalCopy);

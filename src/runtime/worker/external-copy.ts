@@ -1,8 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { InferkitError } from '../../errors.js';
 import type { SessionOptions } from '../ort-types.js';
-import { COPY_INIT_ENV, type ExternalCopyAnswer, type ExternalCopyInit } from './external-copy-worker.js';
+import type { ExternalCopyAnswer, ExternalCopyInit } from './external-copy-worker.js';
 import { childEntry, startWorker } from './worker-entry.js';
+
+/** The environment variable that hands a child process ({@link copyInChild}) its `ExternalCopyInit`, as JSON. */
+export const COPY_INIT_ENV = 'INFERKIT_COPY_INIT';
 
 /**
  * Makes `model`'s external-data copy in `cacheDir` off this thread, in a child process or a worker thread that exits
