@@ -6,7 +6,7 @@ import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { mappedWeights } from './mapped-weights.js';
 import { removeStaleCopies } from './stale-copies.js';
-import { externalCopyInWorker } from '../worker/external-copy.js';
+import { externalCopyOffThread } from '../worker/external-copy.js';
 
 /** Graphs smaller than this keep their inline weights (a copy per session costs little). */
 const MIN_INLINE_BYTES = 8 * 2 ** 20;
@@ -98,7 +98,7 @@ export async function shareableModel(model: string | Uint8Array, cacheDir: strin
   }
   try {
     // Made in a worker that exits: the split's whole-file buffers do not wait in this heap for a full GC.
-    return (await externalCopyInWorker(model, cacheDir)) ?? model;
+    return (await externalCopyOffThread(model, cacheDir)) ?? model;
   } catch {
     return model;
   }

@@ -54,7 +54,7 @@ function cpuSignature(): string {
  * instead of packing a private copy each: a pool of sessions runs at prepacked speed from one copy of them in the page
  * cache. Written to a temporary folder and renamed into `<cacheDir>/graphs/packed-<key>/` ({@link packedCopyPlace});
  * making a new copy removes the copies of the same graph made before it changed, and those whose graph is gone.
- * Call it off the event loop (`packedCopyInWorker`): ONNX Runtime loads and packs the graph synchronously.
+ * Call it off the event loop (`packedCopyOffThread`): ONNX Runtime loads and packs the graph synchronously.
  */
 export async function makePackedCopy(graph: string, level: NonNullable<SessionOptions['graphOptimizationLevel']>, cacheDir: string = envCacheDir()): Promise<string> {
   if (mappedWeights(graph) === undefined) {

@@ -12,18 +12,18 @@ export const COPY_INIT_ENV = 'INFERKIT_COPY_INIT';
  * when done ({@link copyOffThread}, external-copy-worker.ts): resolves with the copy's graph path, or undefined when
  * the graph needs none.
  */
-export function externalCopyInWorker(model: string, cacheDir: string): Promise<string | undefined> {
+export function externalCopyOffThread(model: string, cacheDir: string): Promise<string | undefined> {
   return copyOffThread({ model, cacheDir }, 'the external-data copy');
 }
 
 /**
  * Makes the packed copy of `graph` (a graph with external weights) in `cacheDir` off this thread, like
- * {@link externalCopyInWorker} (src/runtime/shared-weights/packed-graph.ts): resolves with the copy's graph path.
+ * {@link externalCopyOffThread} (src/runtime/shared-weights/packed-graph.ts): resolves with the copy's graph path.
  */
-export async function packedCopyInWorker(graph: string, level: NonNullable<SessionOptions['graphOptimizationLevel']>, cacheDir: string): Promise<string> {
+export async function packedCopyOffThread(graph: string, level: NonNullable<SessionOptions['graphOptimizationLevel']>, cacheDir: string): Promise<string> {
   const made = await copyOffThread({ model: graph, cacheDir, packedLevel: level }, 'the packed copy');
   if (made === undefined) {
-    throw new InferkitError('internal', `the worker making the packed copy of ${graph} answered without a path`);
+    throw new InferkitError('internal', `the process making the packed copy of ${graph} answered without a path`);
   }
   return made;
 }
@@ -62,11 +62,7 @@ async function copyInChild(init: ExternalCopyInit, what: string): Promise<{ star
     }
     child.once('message', (answer: ExternalCopyAnswer) => {
       answered = true;
-      if (answer.kind === 'done') {
-        resolve({ started: true, made: answer.graph });
-      } else {
-        reject(new InferkitError('model_load_failed', `cannot make ${what} of ${init.model}: ${answer.message}`));
-      }
+      settle(answer, init, what).then((made) => resolve({ started: true, made }), reject);
     });
     child.once('error', () => {
       if (!answered) {
@@ -87,11 +83,7 @@ function copyInWorker(init: ExternalCopyInit, what: string): Promise<string | un
     let answered = false;
     worker.once('message', (answer: ExternalCopyAnswer) => {
       answered = true;
-      if (answer.kind === 'done') {
-        resolve(answer.graph);
-      } else {
-        reject(new InferkitError('model_load_failed', `cannot make ${what} of ${init.model}: ${answer.message}`));
-      }
+      settle(answer, init, what).then(resolve, reject);
       void worker.terminate();
     });
     worker.once('error', (e) => reject(new InferkitError('model_load_failed', `the worker making ${what} of ${init.model} failed: ${e.message}`, { cause: e })));
@@ -101,4 +93,11 @@ function copyInWorker(init: ExternalCopyInit, what: string): Promise<string | un
       }
     });
   });
+}
+
+/** The copy's graph path from the child's or worker's answer, or the failure it reports. */
+function settle(answer: ExternalCopyAnswer, init: ExternalCopyInit, what: string): Promise<string | undefined> {
+  return answer.kind === 'done'
+    ? Promise.resolve(answer.graph)
+    : Promise.reject(new InferkitError('model_load_failed', `cannot make ${what} of ${init.model}: ${answer.message}`));
 }

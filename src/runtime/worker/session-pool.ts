@@ -6,7 +6,7 @@ import { shareableModel } from '../shared-weights/external-graph.js';
 import { noteSessionWeights } from '../model-memory/measure-model-load.js';
 import { poolGraph, type PoolWeights } from '../shared-weights/packed-graph.js';
 import { envCacheDir } from '../../config.js';
-import { packedCopyInWorker } from './external-copy.js';
+import { packedCopyOffThread } from './external-copy.js';
 import { WorkerSession } from './worker-session.js';
 
 interface QueuedRun {
@@ -233,7 +233,8 @@ export async function createWorkerSessionPool(model: string | Uint8Array, option
   const graph = await shareableModel(model);
   // Its sessions open one packed copy of the weights, made once (src/runtime/shared-weights/packed-graph.ts).
   const cacheDir = envCacheDir();
-  const shared = await poolGraph(graph, options, threads.length + (latencyThreads !== undefined ? 1 : 0), (g, level) => packedCopyInWorker(g, level, cacheDir));
+  const sessions = threads.length + (latencyThreads !== undefined ? 1 : 0);
+  const shared = await poolGraph(graph, options, sessions, (g, level) => packedCopyOffThread(g, level, cacheDir));
   let pool = new WorkerSessionPool(shared.model, shared.options, threads, latencyThreads);
   pool.weights = shared.weights;
   try {
@@ -245,7 +246,7 @@ export async function createWorkerSessionPool(model: string | Uint8Array, option
     // The copy was made, yet does not open: the graph itself still may. The copy goes, so that the next start makes it anew.
     const reason = `its packed copy ${shared.weights.graph} did not open (removed; made again at the next start): ${e instanceof Error ? e.message : String(e)}`;
     await rm(dirname(shared.weights.graph), { recursive: true, force: true }).catch(() => undefined);
-    const plain = await poolGraph(graph, options, threads.length + (latencyThreads !== undefined ? 1 : 0), () => Promise.reject(new Error(reason)));
+    const plain = await poolGraph(graph, options, sessions, () => Promise.reject(new Error(reason)));
     pool = new WorkerSessionPool(plain.model, plain.options, threads, latencyThreads);
     pool.weights = plain.weights;
     await pool.start();

@@ -36,21 +36,31 @@ function thisModuleDir(): string {
  * worker and imports the `.ts` source (a worker does not inherit the parent's TypeScript hooks).
  */
 export function workerEntry(name: string): WorkerEntry {
+  const script = scriptOf(name, 'esm/api', 'in a worker', 'build the package (dist/) or run in-thread (worker: false)');
+  if (script.tsx === undefined) {
+    return { script: script.path, eval: false };
+  }
+  // tsx's ESM API (`exports['./esm/api'].import`): its CommonJS twin cannot register in a worker.
+  const boot = `import(${JSON.stringify(pathToFileURL(script.tsx).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(script.path).href)}); })`;
+  return { script: boot, eval: true };
+}
+
+/**
+ * Script `name` of this folder: the compiled `.js` file; else the `.ts` source, with the ESM file of tsx's export
+ * `tsx/<entry>` (resolved through its CommonJS twin), or an error saying what running it `where` needs.
+ */
+function scriptOf(name: string, entry: string, where: string, instead: string): { path: string; tsx?: string } {
   const dir = thisModuleDir();
   const js = join(dir, `${name}.js`);
   if (existsSync(js)) {
-    return { script: js, eval: false };
+    return { path: js };
   }
   const ts = join(dir, `${name}.ts`);
-  let api: string;
   try {
-    // tsx's ESM API (`exports['./esm/api'].import`): its CommonJS twin cannot register in a worker.
-    api = createRequire(ts).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+    return { path: ts, tsx: createRequire(ts).resolve(`tsx/${entry}`).replace(/\.cjs$/, '.mjs') };
   } catch (cause) {
-    throw new InferkitError('internal', `running ${ts} in a worker needs tsx (a dev dependency); build the package (dist/) or run in-thread (worker: false)`, { cause });
+    throw new InferkitError('internal', `running ${ts} ${where} needs tsx (a dev dependency); ${instead}`, { cause });
   }
-  const script = `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(ts).href)}); })`;
-  return { script, eval: true };
 }
 
 /**
@@ -68,18 +78,7 @@ export function startWorker(name: string, workerData: unknown): Worker {
  * sources, the `.ts` file with tsx's loader imported first (`--import`).
  */
 export function childEntry(name: string): { modulePath: string; execArgv: string[] } {
-  const dir = thisModuleDir();
-  const js = join(dir, `${name}.js`);
-  if (existsSync(js)) {
-    return { modulePath: js, execArgv: [] };
-  }
-  const ts = join(dir, `${name}.ts`);
-  let loader: string;
-  try {
-    // tsx's `--import` entry (`exports['./esm'].import`), found through its CommonJS twin.
-    loader = createRequire(ts).resolve('tsx/esm').replace(/\.cjs$/, '.mjs');
-  } catch (cause) {
-    throw new InferkitError('internal', `running ${ts} in a child process needs tsx (a dev dependency); build the package (dist/)`, { cause });
-  }
-  return { modulePath: ts, execArgv: ['--import', pathToFileURL(loader).href] };
+  // tsx's `--import` entry (`exports['./esm'].import`).
+  const script = scriptOf(name, 'esm', 'in a child process', 'build the package (dist/)');
+  return { modulePath: script.path, execArgv: script.tsx === undefined ? [] : ['--import', pathToFileURL(script.tsx).href] };
 }
