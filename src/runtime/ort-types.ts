@@ -99,4 +99,9 @@ export interface SessionOptions {
   executionProvider?: ExecutionProvider;
   /** Graph optimisation level. @default 'all' */
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /**
+   * Where a worker session puts the copies it makes of its graph (`graphs/external-…` for inline weights, a pool's
+   * `graphs/packed-…`). The loaders set it from their own `cacheDir`. @default the model cache (`envCacheDir()`)
+   */
+  cacheDir?: string;
 }

@@ -18,6 +18,11 @@ export type { ExecutionProvider, OrtFeeds, OrtOutput, OrtSession, OrtTensor, Ort
  */
 process.env.ORT_DISABLE_TELEMETRY ??= '1';
 
+/** A loader's `session` options with the loader's `cacheDir` for the session's copies of its graph, unless they name their own. */
+export function withCacheDir(session: SessionOptions | undefined, cacheDir: string | undefined): SessionOptions | undefined {
+  return cacheDir === undefined || session?.cacheDir !== undefined ? session : { ...session, cacheDir };
+}
+
 /**
  * A model loader's session options: one session without a thread count gets every CPU this process may
  * use (`availableCpus()`, cgroup quota included), not ORT's one thread; replicas and explicit counts are

@@ -5,6 +5,7 @@ import { InferkitError } from '../../errors.js';
 import { CHECKPOINT_WEIGHT_FILES, FORECAST_ONNX_GRAPHS, FORECAST_SIDE_FILES } from '../../hub/file-spec.js';
 import { parseModelRef } from '../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../hub/types.js';
+import { withCacheDir } from '../ort.js';
 import { ChronosModelConfigSchema } from './chronos-config.js';
 import { createChronosBolt, type ChronosBoltOptions } from './create-chronos-bolt.js';
 import { withGraph, type ForecastModel } from './forecast-model.js';
@@ -46,5 +47,6 @@ export async function loadChronosBolt(source: string, options: LoadChronosBoltOp
     throw new InferkitError('model_load_failed', `${source}: config.json has no valid chronos_config (${why})`);
   }
   const name = options.name ?? (ref.kind === 'hub' ? ref.repo : basename(resolved.dir));
-  return withGraph(await createChronosBolt(modelPath, parsed.data.chronos_config, { ...options, name }), modelGraphInfo(graph));
+  const session = withCacheDir(options.session, options.cacheDir);
+  return withGraph(await createChronosBolt(modelPath, parsed.data.chronos_config, { ...options, name, ...(session !== undefined ? { session } : {}) }), modelGraphInfo(graph));
 }

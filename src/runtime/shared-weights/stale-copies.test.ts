@@ -19,14 +19,14 @@ function inlineGraph(scale: number): Uint8Array {
   return g.toBytes();
 }
 
-describe('externalizedGraph: a new copy for a changed graph file removes the stale copies of that file', () => {
+describe('externalizedGraph: a new copy for a changed graph file removes the stale copies of that file, and copies whose file is gone', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'inferkit-stale-copies-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps the copy while the file is unchanged, replaces it when it changes, and leaves other files\' copies and copies in progress', async () => {
+  it('keeps the copy while the file is unchanged, replaces it when it changes, leaves other files\' copies and copies in progress, and removes copies whose file is gone', async () => {
     const cache = join(dir, 'cache');
     const source = join(dir, 'model.onnx');
     const other = join(dir, 'other.onnx');
@@ -51,5 +51,15 @@ describe('externalizedGraph: a new copy for a changed graph file removes the sta
     expect(existsSync(first)).toBe(false); // the stale copy of the old bytes
     expect(existsSync(otherCopy)).toBe(true); // another file's copy
     expect(existsSync(writing)).toBe(true); // never a folder being written
+
+    // A model loaded from a folder since removed (a temporary one, a deleted repo): nothing can find its copy again.
+    // The next copy made removes it.
+    rmSync(other);
+    const third = join(dir, 'third.onnx');
+    writeFileSync(third, inlineGraph(4));
+    const thirdCopy = dirname((await externalizedGraph(third, cache)) as string);
+    expect(existsSync(otherCopy)).toBe(false);
+    expect(existsSync(second)).toBe(true); // its source is still there
+    expect(existsSync(thirdCopy)).toBe(true);
   });
 });

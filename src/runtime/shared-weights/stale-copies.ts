@@ -9,10 +9,12 @@ export type CopyKind = 'external' | 'packed';
  * Removes the `kind` copies in `graphsDir` (`<cacheDir>/graphs/`, folders `<kind>-<16 hex>`) made from the graph file
  * `source` (absolute path, as their `complete.json` records it) before it changed, keeping `keep` (the copy of its
  * current bytes); with `same`, only copies whose record has those fields equal (a packed copy made by another ONNX
- * Runtime or on another CPU sharing the cache is not stale). Packed copies whose source is gone go too: their sources
- * are external-data copies and built graphs, which the cache itself replaces. Only finished folders are touched — a
- * copy being written lives in an `.incomplete-…` folder until renamed — and a folder that cannot be read or removed
- * is left. Returns the folders removed.
+ * Runtime or on another CPU sharing the cache is not stale). Copies of that kind whose source file is gone go too: a
+ * copy is found only through its source's path, size and mtime, so nothing finds it again (a model loaded from a
+ * temporary folder, a deleted repo, an external-data copy or built graph the cache replaced), and were the same file
+ * back, its copy would be made again. Only finished folders are touched — a copy being written lives in an
+ * `.incomplete-…` folder until renamed — and a folder that cannot be read or removed is left. Returns the folders
+ * removed.
  */
 export async function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string, same: Record<string, string> = {}): Promise<string[]> {
   let names: string[];
@@ -30,7 +32,7 @@ export async function removeStaleCopies(graphsDir: string, kind: CopyKind, sourc
     }
     try {
       const record = JSON.parse(await readFile(join(dir, 'complete.json'), 'utf8')) as Record<string, unknown>;
-      const orphan = kind === 'packed' && typeof record.source === 'string' && !existsSync(record.source);
+      const orphan = typeof record.source === 'string' && !existsSync(record.source);
       if ((record.source === source && Object.entries(same).every(([k, v]) => record[k] === v)) || orphan) {
         await rm(dir, { recursive: true, force: true });
         removed.push(dir);

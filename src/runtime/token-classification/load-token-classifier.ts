@@ -7,7 +7,7 @@ import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
 import { envCacheDir } from '../../config.js';
 import { InferkitError, isInferkitError } from '../../errors.js';
 import { builtinModels } from '../builtin-models.js';
-import { createSession, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
+import { createSession, withCacheDir, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
 import { enterMemoryPhase } from '../model-memory/measure-model-load.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema, type TokenClassConfig } from './model-files.js';
@@ -100,7 +100,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     addSpecialTokens: options.disableSpecialTokens !== true,
     ...(config.vocab_size !== undefined ? { embeddingRows: config.vocab_size } : {}),
   });
-  const session = await createSession(files.model, withMachineThreads(options.session));
+  const session = await createSession(files.model, withMachineThreads(withCacheDir(options.session, options.cacheDir)));
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);

@@ -229,10 +229,10 @@ export class WorkerSessionPool implements OrtSession {
 
 /** Opens `threads.length` replicas of `model` (see {@link WorkerSessionPool}); rejects with the load error. */
 export async function createWorkerSessionPool(model: string | Uint8Array, options: SessionOptions, threads: readonly number[], latencyThreads?: number): Promise<WorkerSessionPool> {
+  const cacheDir = options.cacheDir ?? envCacheDir();
   // A graph with inline weights is opened from its external-data copy (made once), so its sessions share them.
-  const graph = await shareableModel(model);
+  const graph = await shareableModel(model, cacheDir);
   // Its sessions open one packed copy of the weights, made once (src/runtime/shared-weights/packed-graph.ts).
-  const cacheDir = envCacheDir();
   const sessions = threads.length + (latencyThreads !== undefined ? 1 : 0);
   const shared = await poolGraph(graph, options, sessions, (g, level) => packedCopyOffThread(g, level, cacheDir));
   let pool = new WorkerSessionPool(shared.model, shared.options, threads, latencyThreads);

@@ -249,7 +249,7 @@ export class WorkerSession implements OrtSession {
  * keeps one copy of the weights, not the parsed inline ones beside the packed ones.
  */
 export async function createWorkerSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<WorkerSession> {
-  const session = new WorkerSession(await shareableModel(model), options);
+  const session = new WorkerSession(await shareableModel(model, options.cacheDir), options);
   await session.start();
   return session;
 }

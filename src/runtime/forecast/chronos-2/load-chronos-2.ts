@@ -5,6 +5,7 @@ import { modelGraphInfo, resolveModelGraph } from '../../../checkpoint/resolve-m
 import { InferkitError } from '../../../errors.js';
 import { parseModelRef } from '../../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../../hub/types.js';
+import { withCacheDir } from '../../ort.js';
 import { createChronos2, type Chronos2Model, type Chronos2Options } from './create-chronos-2.js';
 import { withGraph } from '../forecast-model.js';
 
@@ -26,13 +27,14 @@ export async function loadChronos2(source: string, options: LoadChronos2Options 
   const raw = JSON.parse(await readFile(graph.resolved.files['config.json'], 'utf8')) as Record<string, unknown>;
   const ref = parseModelRef(source);
   const name = given ?? (ref.kind === 'hub' ? ref.repo : basename(graph.resolved.dir));
+  const sessionOptions = withCacheDir(session, hub.cacheDir);
   const model = await createChronos2(graph.graphPath, parseChronos2Config(raw, source), {
     name,
     ...(batchSize !== undefined ? { batchSize } : {}),
     ...(runRows !== undefined ? { runRows } : {}),
     ...(contextLength !== undefined ? { contextLength } : {}),
     ...(crossLearning !== undefined ? { crossLearning } : {}),
-    ...(session !== undefined ? { session } : {}),
+    ...(sessionOptions !== undefined ? { session: sessionOptions } : {}),
   });
   return withGraph(model, modelGraphInfo(graph));
 }

@@ -5,6 +5,7 @@ import { modelGraphInfo, resolveModelGraph } from '../../../checkpoint/resolve-m
 import { InferkitError } from '../../../errors.js';
 import { parseModelRef } from '../../../hub/parse-model-ref.js';
 import type { ResolveModelOptions } from '../../../hub/types.js';
+import { withCacheDir } from '../../ort.js';
 import { withGraph, type ForecastModel } from '../forecast-model.js';
 import { createTimesFm20, createTimesFm25, type TimesFmOptions } from './create-timesfm.js';
 
@@ -31,7 +32,7 @@ export async function loadTimesFm(source: string, options: LoadTimesFmOptions = 
   const raw = JSON.parse(await readFile(graph.resolved.files['config.json'], 'utf8')) as unknown;
   const ref = parseModelRef(source);
   const name = given ?? (ref.kind === 'hub' ? ref.repo : basename(graph.resolved.dir));
-  const modelOptions: TimesFmOptions & { name: string } = { name, batchSize, session, clampScope, forceFlipInvariance, truncateNegative, onRun };
+  const modelOptions: TimesFmOptions & { name: string } = { name, batchSize, session: withCacheDir(session, hub.cacheDir), clampScope, forceFlipInvariance, truncateNegative, onRun };
   const model =
     family === 'timesfm-2.0'
       ? await createTimesFm20(graph.graphPath, parseTimesFmConfig(TimesFm20ConfigSchema, raw, source), modelOptions)

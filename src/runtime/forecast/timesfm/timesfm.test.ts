@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,8 @@ describe('TimesFM on session replicas (worker threads)', () => {
       expect(runs).toEqual([2, 2]);
       expect(a.values).toEqual(b.values);
       expect(a.mean).toEqual(b.mean);
+      // The replicas' packed copy of the weights goes where the loader was told to cache, not into the user's cache.
+      expect(readdirSync(join(cacheDir, 'graphs')).filter((d) => d.startsWith('packed-'))).toHaveLength(1);
     } finally {
       await pooled.dispose();
     }
