@@ -8,7 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // Tests that open sessions straight from onnxruntime-node get what src/runtime/ort.ts sets for inferkit's own.
     env: { ORT_DISABLE_TELEMETRY: '1' },
-    // Names one folder per run where the tarball tests share one `npm pack` (test/integration/packed-tarball.ts).
-    globalSetup: ['test/integration/pack-dir.global-setup.ts'],
+    // Names one folder per run where the tarball tests share one `npm pack` (test/integration/packed-tarball.ts), and
+    // gives the run a model cache of its own (INFERKIT_CACHE), removed at its end.
+    globalSetup: ['test/integration/pack-dir.global-setup.ts', 'test/integration/model-cache.global-setup.ts'],
   },
 });
