@@ -55,10 +55,15 @@ describe('externalizedGraph: a new copy for a changed graph file removes the sta
     // A model loaded from a folder since removed (a temporary one, a deleted repo): nothing can find its copy again.
     // The next copy made removes it.
     rmSync(other);
+    // A packed copy made from a graph since gone, as its record says (the kinds are removed alike).
+    const packedOrphan = join(cache, 'graphs', 'packed-0123456789abcdef');
+    mkdirSync(packedOrphan);
+    writeFileSync(join(packedOrphan, 'complete.json'), JSON.stringify({ source: join(dir, 'gone', 'model.onnx'), level: 'all' }));
     const third = join(dir, 'third.onnx');
     writeFileSync(third, inlineGraph(4));
     const thirdCopy = dirname((await externalizedGraph(third, cache)) as string);
     expect(existsSync(otherCopy)).toBe(false);
+    expect(existsSync(packedOrphan)).toBe(false);
     expect(existsSync(second)).toBe(true); // its source is still there
     expect(existsSync(thirdCopy)).toBe(true);
   });

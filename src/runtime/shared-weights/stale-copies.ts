@@ -9,7 +9,7 @@ export type CopyKind = 'external' | 'packed';
  * Removes the `kind` copies in `graphsDir` (`<cacheDir>/graphs/`, folders `<kind>-<16 hex>`) made from the graph file
  * `source` (absolute path, as their `complete.json` records it) before it changed, keeping `keep` (the copy of its
  * current bytes); with `same`, only copies whose record has those fields equal (a packed copy made by another ONNX
- * Runtime or on another CPU sharing the cache is not stale). Copies of that kind whose source file is gone go too: a
+ * Runtime or on another CPU sharing the cache is not stale). Copies of either kind whose source file is gone go too: a
  * copy is found only through its source's path, size and mtime, so nothing finds it again (a model loaded from a
  * temporary folder, a deleted repo, an external-data copy or built graph the cache replaced), and were the same file
  * back, its copy would be made again. Only finished folders are touched — a copy being written lives in an
@@ -23,7 +23,7 @@ export async function removeStaleCopies(graphsDir: string, kind: CopyKind, sourc
   } catch {
     return [];
   }
-  const copyName = new RegExp(`^${kind}-[0-9a-f]{16}$`);
+  const copyName = /^(external|packed)-[0-9a-f]{16}$/;
   const removed: string[] = [];
   for (const name of names) {
     const dir = join(graphsDir, name);
@@ -33,7 +33,8 @@ export async function removeStaleCopies(graphsDir: string, kind: CopyKind, sourc
     try {
       const record = JSON.parse(await readFile(join(dir, 'complete.json'), 'utf8')) as Record<string, unknown>;
       const orphan = typeof record.source === 'string' && !existsSync(record.source);
-      if ((record.source === source && Object.entries(same).every(([k, v]) => record[k] === v)) || orphan) {
+      const older = name.startsWith(`${kind}-`) && record.source === source && Object.entries(same).every(([k, v]) => record[k] === v);
+      if (older || orphan) {
         await rm(dir, { recursive: true, force: true });
         removed.push(dir);
       }
