@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
 import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
+import { removeFinishedFolders, sourceGone } from '../runtime/shared-weights/stale-copies.js';
 import type { Checkpoint } from './safetensors.js';
 
 /** Options of {@link cachedGraph}. */
@@ -32,7 +33,8 @@ export interface CachedGraph {
  * The ONNX graph of `checkpoint`, built once by `build` and kept in the model cache under a key of the
  * family, builder version, variant, `config.json` and each weight file's path, size and mtime (a hub
  * download's path holds the repo revision). Written to a temporary folder and renamed, so a killed build
- * leaves nothing half-written and two processes building at once both end with a whole graph.
+ * leaves nothing half-written and two processes building at once both end with a whole graph. A new build removes
+ * the stale ones (`removeStaleBuilds`).
  */
 export async function cachedGraph(checkpoint: Checkpoint, options: CachedGraphOptions, build: (ck: Checkpoint) => OnnxGraphBuilder | Promise<OnnxGraphBuilder>): Promise<CachedGraph> {
   const key = graphKey(checkpoint, options);
@@ -58,11 +60,28 @@ export async function cachedGraph(checkpoint: Checkpoint, options: CachedGraphOp
       }
       rmSync(tmp, { recursive: true, force: true }); // another process finished the same graph first
     }
+    await removeStaleBuilds(root, dir, resolve(checkpoint.dir), options);
     return { graphPath, cached: false, buildMs };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * After a build: removes the graphs built before it from the same checkpoint folder, family and variant (its weights
+ * or config changed since, or an older builder made them; never a newer builder's, which another inferkit sharing the
+ * cache may use), and graphs whose checkpoint folder is gone — nothing finds either again, their key being the files.
+ */
+function removeStaleBuilds(root: string, keep: string, source: string, options: CachedGraphOptions): Promise<string[]> {
+  const variant = options.variant ?? 'fp32';
+  return removeFinishedFolders(root, keep, (_name, record) => {
+    if (typeof record.builderVersion !== 'number') {
+      return false; // not a built graph (the sessions' copies have their own rule: runtime/shared-weights/stale-copies.ts)
+    }
+    const older = record.source === source && record.family === options.family && record.variant === variant && record.builderVersion <= options.builderVersion;
+    return older || sourceGone(record);
+  });
 }
 
 function graphKey(ck: Checkpoint, options: CachedGraphOptions): string {

@@ -12,34 +12,53 @@ export type CopyKind = 'external' | 'packed';
  * Runtime or on another CPU sharing the cache is not stale). Copies of either kind whose source file is gone go too: a
  * copy is found only through its source's path, size and mtime, so nothing finds it again (a model loaded from a
  * temporary folder, a deleted repo, an external-data copy or built graph the cache replaced), and were the same file
- * back, its copy would be made again. Only finished folders are touched — a copy being written lives in an
- * `.incomplete-…` folder until renamed — and a folder that cannot be read or removed is left. Returns the folders
- * removed.
+ * back, its copy would be made again. Returns the folders removed.
  */
-export async function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string, same: Record<string, string> = {}): Promise<string[]> {
+export function removeStaleCopies(graphsDir: string, kind: CopyKind, source: string, keep: string, same: Record<string, string> = {}): Promise<string[]> {
+  return removeFinishedFolders(graphsDir, keep, (name, record) => {
+    if (!COPY_NAME.test(name)) {
+      return false;
+    }
+    const older = name.startsWith(`${kind}-`) && record.source === source && Object.entries(same).every(([k, v]) => record[k] === v);
+    return older || sourceGone(record);
+  });
+}
+
+/** The folder names of both kinds of copy. */
+const COPY_NAME = /^(external|packed)-[0-9a-f]{16}$/;
+
+/** Whether a cache folder's record names a source (file or folder) that no longer exists. */
+export function sourceGone(record: Record<string, unknown>): boolean {
+  return typeof record.source === 'string' && !existsSync(record.source);
+}
+
+/**
+ * Removes the finished folders of `graphsDir` (those with a `complete.json`) for which `stale(name, record)` holds,
+ * never `keep`. The one rule for the model cache's graph folders (copies here, built graphs in
+ * `checkpoint/graph-cache.ts`): only finished folders are touched — one being written lives in an `.incomplete-…`
+ * folder until renamed — and a folder that cannot be read or removed is left. Returns the folders removed.
+ */
+export async function removeFinishedFolders(graphsDir: string, keep: string, stale: (name: string, record: Record<string, unknown>) => boolean): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(graphsDir);
   } catch {
     return [];
   }
-  const copyName = /^(external|packed)-[0-9a-f]{16}$/;
   const removed: string[] = [];
   for (const name of names) {
     const dir = join(graphsDir, name);
-    if (!copyName.test(name) || dir === keep) {
+    if (dir === keep || name.includes('.incomplete-')) {
       continue;
     }
     try {
       const record = JSON.parse(await readFile(join(dir, 'complete.json'), 'utf8')) as Record<string, unknown>;
-      const orphan = typeof record.source === 'string' && !existsSync(record.source);
-      const older = name.startsWith(`${kind}-`) && record.source === source && Object.entries(same).every(([k, v]) => record[k] === v);
-      if (older || orphan) {
+      if (stale(name, record)) {
         await rm(dir, { recursive: true, force: true });
         removed.push(dir);
       }
     } catch {
-      // not a finished copy of ours, or gone already
+      // not a finished folder of ours, or gone already
     }
   }
   return removed;
