@@ -68,6 +68,8 @@ export type { ResolveModelOptions, ResolvedModel, HubProgressEvent } from './hub
 export { TOKEN_CLASSIFICATION_FILES, FORECAST_FILES, tokenClassificationFiles } from './hub/file-spec.js';
 export type { FileSpec, TokenClassificationFilesOptions } from './hub/file-spec.js';
 export { hubOptionsFromEnv } from './hub/hub-options-from-env.js';
+export { scanModelCache, pruneModelCache } from './model-cache/scan-model-cache.js';
+export type { ModelCacheReport, ModelCacheEntry, ModelCacheKind } from './model-cache/scan-model-cache.js';
 
 // Runtime (in-kernel models)
 export { availableExecutionProviders } from './runtime/ort.js';

@@ -14,7 +14,7 @@ describe('commandsFor', () => {
 
   it('still lists every command in the help and suggests one for a typo (CLI as a process)', { timeout: 120_000 }, async () => {
     const help = await runCli(['--help']);
-    for (const name of ['manifest', 'validate', 'get', 'demo', 'serve', 'init', 'apply', 'wait', 'delete']) {
+    for (const name of ['manifest', 'validate', 'get', 'demo', 'serve', 'init', 'cache', 'apply', 'wait', 'delete']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
     const typo = await runCli(['valdate', 'x.yaml']);

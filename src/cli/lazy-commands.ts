@@ -14,6 +14,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   demo: async () => (await import('./demo.js')).registerDemoCommand,
   serve: async () => (await import('./serve.js')).registerServeCommand,
   init: async () => (await import('./init.js')).registerInitCommand,
+  cache: async () => (await import('./cache.js')).registerCacheCommand,
   apply: async () => (await import('./apply.js')).registerApplyCommand,
   wait: async () => (await import('./wait.js')).registerWaitCommand,
   delete: async () => (await import('./delete.js')).registerDeleteCommand,

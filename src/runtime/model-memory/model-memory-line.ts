@@ -1,4 +1,4 @@
-import { formatGiB } from '../shared-weights/process-memory.js';
+import { formatGiB, formatSize } from '../shared-weights/process-memory.js';
 import type { ModelMemory } from './model-memory.js';
 
 /** Signed size: `+0.42 GiB` from 0.1 GiB up, else `+12 MiB`. */
@@ -8,12 +8,6 @@ export function formatGrowth(bytes: number): string {
   return abs >= 0.1 * 2 ** 30 ? `${sign}${formatGiB(abs)}` : `${sign}${Math.round(abs / 2 ** 20)} MiB`;
 }
 
-function size(bytes: number): string {
-  if (bytes >= 0.1 * 2 ** 30) {
-    return formatGiB(bytes);
-  }
-  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
 
 function ratio(growth: number, weights: number): string {
   const r = growth / weights;
@@ -34,7 +28,7 @@ export function modelMemoryLine(name: string, memory: ModelMemory | undefined): 
   const weights =
     w === undefined || w === 0
       ? 'no weights'
-      : `weights ${size(w)}: RSS ${ratio(memory.rssGrowthBytes, w)}${memory.pssGrowthBytes !== undefined ? `, PSS ${ratio(memory.pssGrowthBytes, w)}` : ''}`;
+      : `weights ${formatSize(w)}: RSS ${ratio(memory.rssGrowthBytes, w)}${memory.pssGrowthBytes !== undefined ? `, PSS ${ratio(memory.pssGrowthBytes, w)}` : ''}`;
   const beside = memory.alongside > 0 ? `; ${memory.alongside} other load${memory.alongside === 1 ? ' was' : 's were'} downloading or building meanwhile` : '';
   const shared = memory.sessionWeights === undefined ? '' : `; ${SESSION_WEIGHTS[memory.sessionWeights]}`;
   return `    ${name} memory at load: RSS ${formatGrowth(memory.rssGrowthBytes)}${pss} (${weights})${shared}${beside}`;

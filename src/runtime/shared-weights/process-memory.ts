@@ -24,6 +24,14 @@ export function formatGiB(bytes: number): string {
   return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 }
 
+/** `bytes` for a reader: GiB with two decimals from 0.1 GiB up (`0.41 GiB`), else `12.3 MiB` or `4 KiB`. */
+export function formatSize(bytes: number): string {
+  if (bytes >= 0.1 * 2 ** 30) {
+    return formatGiB(bytes);
+  }
+  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
 /**
  * One line for `inferkit serve`'s start-up output: the process's RSS and PSS once its models are loaded.
  * Several sessions of a model map one copy of its weights: PSS counts it once, RSS once per session.
