@@ -60,8 +60,7 @@ describe('cachedGraph', () => {
     const dirA = checkpointDir(Float32Array.of(1, 2, 3, 4));
     const dirB = checkpointDir(Float32Array.of(5, 6, 7, 8));
     const dirGone = checkpointDir(Float32Array.of(9, 9, 9, 9));
-    const open = async (dir: string) => openCheckpoint(dir);
-    const [a, b, gone] = await Promise.all([open(dirA), open(dirB), open(dirGone)]);
+    const [a, b, gone] = await Promise.all([dirA, dirB, dirGone].map((dir) => openCheckpoint(dir)));
     const a1 = await cachedGraph(a, { family: 'test', builderVersion: 1, cacheDir }, build(a));
     const aInt8 = await cachedGraph(a, { family: 'test', builderVersion: 1, variant: 'int8', cacheDir }, build(a));
     const aNewer = await cachedGraph(a, { family: 'test', builderVersion: 3, cacheDir }, build(a)); // another inferkit's builder

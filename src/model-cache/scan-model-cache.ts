@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
+import { sourceGone } from '../runtime/shared-weights/stale-copies.js';
 
 /** What one folder of the model cache holds. */
 export type ModelCacheKind =
@@ -119,7 +120,7 @@ async function graphs(cacheDir: string): Promise<ModelCacheEntry[]> {
     const built = typeof record?.builderVersion === 'number';
     const kind = built ? 'graph' : /^(external|packed)-/.test(name) ? 'copy' : 'graph';
     const what = built ? `${String(record?.family)} ${String(record?.variant)}` : name.startsWith('packed-') ? 'packed copy' : name.startsWith('external-') ? 'external-data copy' : name;
-    out.push({ kind, name: what, path, ...size, ...(source !== undefined ? { source } : {}), ...(source !== undefined && !existsSync(source) ? { removable: 'source gone' as const } : {}) });
+    out.push({ kind, name: what, path, ...size, ...(source !== undefined ? { source } : {}), ...(record !== undefined && sourceGone(record) ? { removable: 'source gone' as const } : {}) });
   }
   return out;
 }
