@@ -168,7 +168,8 @@ async function inspect(lockPath: string, staleMs: number): Promise<LockView> {
   return { raw, holder };
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id runs on this machine (one we may not signal counts as running). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
+import { isAlive } from '../hub/with-file-lock.js';
 import { sourceGone } from '../runtime/shared-weights/stale-copies.js';
 
 /** What one folder of the model cache holds. */
@@ -106,7 +107,7 @@ async function graphs(cacheDir: string): Promise<ModelCacheEntry[]> {
     const size = await usage(path);
     const unfinished = /^(.*)\.incomplete-(\d+)-(\d+)$/.exec(name);
     if (unfinished !== null) {
-      const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && !running(Number(unfinished[2]));
+      const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && !isAlive(Number(unfinished[2]));
       out.push({ kind: 'unfinished', name: unfinished[1], path, ...size, ...(abandoned ? { removable: 'abandoned' as const } : {}) });
       continue;
     }
@@ -172,14 +173,4 @@ async function usage(dir: string, depth = 0): Promise<{ bytes: number; modified:
     }
   }
   return { bytes, modified: new Date(modified) };
-}
-
-/** Whether a process with this id runs on this machine. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

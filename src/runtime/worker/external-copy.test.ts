@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
 import { createLocalSession, float32Tensor } from '../ort.js';
 import { packedCopyPlace } from '../shared-weights/packed-graph.js';
@@ -26,17 +26,12 @@ const input = () => float32Tensor(Float32Array.from({ length: 2 * WIDTH }, (_, i
 
 describe('the copies a pool opens are made off the event loop, in a child process or else in a worker thread', () => {
   let dir: string;
-  const cacheBefore = process.env.INFERKIT_CACHE;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'inferkit-copy-fallback-'));
-    process.env.INFERKIT_CACHE = join(dir, 'cache');
+    vi.stubEnv('INFERKIT_CACHE', join(dir, 'cache'));
   });
   afterAll(() => {
-    if (cacheBefore === undefined) {
-      delete process.env.INFERKIT_CACHE;
-    } else {
-      process.env.INFERKIT_CACHE = cacheBefore;
-    }
+    vi.unstubAllEnvs();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -53,16 +48,12 @@ describe('the copies a pool opens are made off the event loop, in a child proces
     const blocker = join(dir, 'no-child.cjs');
     writeFileSync(blocker, `require('node:fs').appendFileSync(${JSON.stringify(started)}, 'started\\n'); process.exit(0);\n`);
     const nodeOptions = process.env.NODE_OPTIONS;
-    process.env.NODE_OPTIONS = `${nodeOptions ?? ''} --require ${blocker}`.trim();
+    vi.stubEnv('NODE_OPTIONS', `${nodeOptions ?? ''} --require ${blocker}`.trim());
     let pool;
     try {
       pool = await createWorkerSessionPool(graph, { worker: true }, [1, 1]);
     } finally {
-      if (nodeOptions === undefined) {
-        delete process.env.NODE_OPTIONS;
-      } else {
-        process.env.NODE_OPTIONS = nodeOptions;
-      }
+      vi.stubEnv('NODE_OPTIONS', nodeOptions);
     }
     try {
       // A child was tried for each copy (inline weights → external-data copy; then its packed copy), and each exited.
