@@ -9,7 +9,7 @@ const testFiles = ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**'];
 
 export default defineConfig(
   {
-    ignores: ['dist/**', 'out/**', '.jupyter/**', '.cache/**', '.ci/**', '.gl/**', '.whl/**', 'notebooks/**', '**/*.ipynb'],
+    ignores: ['dist/**', 'out/**', '.jupyter/**', '.cache/**', '.ci/**', '.gl/**', '.whl/**', '.gpu/**', 'notebooks/**', '**/*.ipynb'],
   },
   {
     files: ['**/*.{ts,mts,cts,js,mjs,cjs}'],

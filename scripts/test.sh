@@ -16,11 +16,26 @@ lint_rc=$?
 echo "» vitest"
 # The run's temp files go under one folder, removed when the run ends: the tests' own folders, and what Chromium
 # (profile sockets), Jupyter (kernel connection files) and tsx leave behind, above all when a test kills them on
-# purpose. A runner that is never cleaned then does not fill up. (A killed run leaves the folder, as before.)
+# purpose. A runner that is never cleaned then does not fill up; a run killed with TERM, INT or HUP removes it too.
 run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/inferkit-test-XXXXXX")"
 trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
-npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
+# A killed run takes what it started with it: vitest runs in a process group of its own (job control), and a TERM,
+# INT or HUP to this script (or to .ci/run, which execs it) ends that whole group, its fork workers and whatever
+# they started (servers, kernels, npm installs), TERM first, KILL 5 s later. Killing vitest's pid alone left its
+# fork workers running their test to the end.
+set -m
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" &
+vitest_group=$!
+set +m
+end_group() {
+  kill -TERM -- "-$vitest_group" 2>/dev/null
+  for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 -- "-$vitest_group" 2>/dev/null || break; sleep 0.5; done
+  kill -KILL -- "-$vitest_group" 2>/dev/null
+  exit 143
+}
+trap end_group TERM INT HUP
+wait "$vitest_group"
 vitest_rc=$?
 node scripts/summarize-vitest.mjs "$report" "typecheck=$tsc_rc" "lint=$lint_rc"
 sum_rc=$?
