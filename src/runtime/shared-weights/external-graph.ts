@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
@@ -47,7 +48,7 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
     }
     await writeFile(join(tmp, 'model.onnx.data'), data);
     await writeFile(join(tmp, 'model.onnx'), graph);
-    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(model), size: place.size, mtimeMs: place.mtimeMs, moved }));
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(model), host: hostname(), size: place.size, mtimeMs: place.mtimeMs, moved }));
     try {
       await rename(tmp, dir);
     } catch (cause) {

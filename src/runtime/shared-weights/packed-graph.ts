@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { arch } from 'node:os';
+import { arch, hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { envCacheDir } from '../../config.js';
@@ -88,7 +88,7 @@ export async function makePackedCopy(graph: string, level: NonNullable<SessionOp
     }
     const source = resolve(graph);
     const runtime = runtimeSignature();
-    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source, level, ort: ort.env.versions.node, runtime, bytes: (await stat(join(tmp, DATA))).size }));
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source, host: hostname(), level, ort: ort.env.versions.node, runtime, bytes: (await stat(join(tmp, DATA))).size }));
     try {
       await rename(tmp, place.dir);
     } catch (cause) {

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
@@ -59,11 +59,17 @@ describe('externalizedGraph: a new copy for a changed graph file removes the sta
     const packedOrphan = join(cache, 'graphs', 'packed-0123456789abcdef');
     mkdirSync(packedOrphan);
     writeFileSync(join(packedOrphan, 'complete.json'), JSON.stringify({ source: join(dir, 'gone', 'model.onnx'), level: 'all' }));
+    // One made on another machine sharing the cache: its source may be a path this machine does not have.
+    const elsewhere = join(cache, 'graphs', 'external-fedcba9876543210');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'complete.json'), JSON.stringify({ source: join(dir, 'gone', 'model.onnx'), host: 'another-machine' }));
     const third = join(dir, 'third.onnx');
     writeFileSync(third, inlineGraph(4));
     const thirdCopy = dirname((await externalizedGraph(third, cache)) as string);
     expect(existsSync(otherCopy)).toBe(false);
     expect(existsSync(packedOrphan)).toBe(false);
+    expect(existsSync(elsewhere)).toBe(true);
+    expect(JSON.parse(readFileSync(join(thirdCopy, 'complete.json'), 'utf8'))).toMatchObject({ host: hostname() });
     expect(existsSync(second)).toBe(true); // its source is still there
     expect(existsSync(thirdCopy)).toBe(true);
   });

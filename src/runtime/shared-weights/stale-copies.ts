@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 /** The copies the model cache keeps of a graph: its external-data copy, and its packed copy (./packed-graph.ts). */
@@ -27,8 +28,15 @@ export function removeStaleCopies(graphsDir: string, kind: CopyKind, source: str
 /** The folder names of both kinds of copy. */
 const COPY_NAME = /^(external|packed)-[0-9a-f]{16}$/;
 
-/** Whether a cache folder's record names a source (file or folder) that no longer exists. */
+/**
+ * Whether a cache folder's record names a source (file or folder) that no longer exists. Only for folders made on this
+ * machine (`host`, as the writers record it; records from before it count as this machine's): a cache shared with
+ * another machine keeps that machine's folders, whose sources may live at paths this one does not have.
+ */
 export function sourceGone(record: Record<string, unknown>): boolean {
+  if (typeof record.host === 'string' && record.host !== hostname()) {
+    return false;
+  }
   return typeof record.source === 'string' && !existsSync(record.source);
 }
 
