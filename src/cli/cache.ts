@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CACHE_DIR_RULE, envCacheDir } from '../config.js';
 import { formatAge } from '../manifest/format-age.js';
+import { formatColumns } from '../manifest/status-row.js';
 import { pruneModelCache, scanModelCache, type ModelCacheEntry } from '../model-cache/scan-model-cache.js';
 import { formatSize } from '../runtime/shared-weights/process-memory.js';
 
@@ -56,10 +57,10 @@ export function registerCacheCommand(program: Command): void {
 
 const folders = (n: number): string => `${n} folder${n === 1 ? '' : 's'}`;
 
-/** KIND, SIZE, AGE, NAME, SOURCE columns; the source marked when it is gone. */
+/** KIND, SIZE, AGE, NAME, SOURCE columns, as kubectl lays them out; the source marked when it is gone. */
 function table(entries: readonly ModelCacheEntry[]): string {
   const now = Date.now();
-  const rows = [
+  return formatColumns([
     ['KIND', 'SIZE', 'AGE', 'NAME', 'SOURCE'],
     ...entries.map((e) => [
       e.kind,
@@ -68,7 +69,5 @@ function table(entries: readonly ModelCacheEntry[]): string {
       e.name,
       e.removable === 'source gone' ? `${e.source ?? ''} (gone)` : e.removable === 'abandoned' ? '(abandoned)' : (e.source ?? ''),
     ]),
-  ];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('   ').trimEnd()).join('\n') + '\n';
+  ]);
 }

@@ -5,7 +5,7 @@ import type { InferenceService } from '../contract/inference-service.js';
 import { InferkitError } from '../errors.js';
 import { toYaml } from '../manifest/manifest-yaml.js';
 import { maskManifestSecrets } from '../manifest/secret-env.js';
-import { STATUS_COLUMNS, formatStatusTable, statusRow } from '../manifest/status-row.js';
+import { STATUS_COLUMNS, formatColumns, formatStatusTable, statusRow } from '../manifest/status-row.js';
 import { clusterFromFlags, withClusterFlags, type ClusterFlags } from './cluster-options.js';
 import { jsonPath } from './jsonpath.js';
 import { isvcName } from './kubectl-args.js';
@@ -74,9 +74,7 @@ function formatWide(items: readonly InferenceService[], now: number): string {
     const protocol = i.spec.predictor.model?.protocolVersion ?? 'v1';
     return [...STATUS_COLUMNS.map((c) => row[c]), modelNameOf(i), protocol, reason];
   });
-  const table = [head, ...rows];
-  const widths = head.map((_, j) => Math.max(6, ...table.map((line) => line[j].length + 3)));
-  return table.map((line) => line.map((c, j) => (j === line.length - 1 ? c : c.padEnd(widths[j]))).join('').trimEnd()).join('\n') + '\n';
+  return formatColumns([head, ...rows]);
 }
 
 interface GetFlags extends ClusterFlags {

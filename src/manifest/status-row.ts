@@ -54,13 +54,17 @@ function cell(n: number | undefined): string {
   return n === undefined ? '' : String(n);
 }
 
-/**
- * Formats rows as kubectl prints them: a header, columns padded to their widest cell plus 3 spaces
- * (at least 6 wide, like kubectl's tabwriter), no padding after the last column.
- */
+/** Formats rows as kubectl prints them: a header, then the rows ({@link formatColumns}). */
 export function formatStatusTable(rows: readonly StatusRow[]): string {
-  const table = [STATUS_COLUMNS.map((c) => c as string), ...rows.map((r) => STATUS_COLUMNS.map((c) => r[c]))];
-  const widths = STATUS_COLUMNS.map((_, j) => Math.max(6, ...table.map((line) => line[j].length + 3)));
+  return formatColumns([STATUS_COLUMNS.map((c) => c as string), ...rows.map((r) => STATUS_COLUMNS.map((c) => r[c]))]);
+}
+
+/**
+ * Lines of cells (the first usually the header) as kubectl's tabwriter lays them out: each column padded to its widest
+ * cell plus 3 spaces (at least 6 wide), no padding after the last column; one `\n` after each line.
+ */
+export function formatColumns(table: ReadonlyArray<readonly string[]>): string {
+  const widths = table[0].map((_, j) => Math.max(6, ...table.map((line) => line[j].length + 3)));
   return table
     .map((line) => line.map((c, j) => (j === line.length - 1 ? c : c.padEnd(widths[j]))).join('').trimEnd())
     .join('\n')
