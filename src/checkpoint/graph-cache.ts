@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
 import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
-import { removeFinishedFolders, sourceGone } from '../runtime/shared-weights/stale-copies.js';
+import { removeFinishedFolders, sourceGone, unfinishedFolder } from '../runtime/shared-weights/stale-copies.js';
 import type { Checkpoint } from './safetensors.js';
 
 /** Options of {@link cachedGraph}. */
@@ -46,7 +46,7 @@ export async function cachedGraph(checkpoint: Checkpoint, options: CachedGraphOp
     return { graphPath, cached: true, buildMs: 0 };
   }
   const started = performance.now();
-  const tmp = `${dir}.incomplete-${process.pid}-${Date.now()}`;
+  const tmp = unfinishedFolder(dir);
   mkdirSync(tmp, { recursive: true });
   try {
     const graph = await build(checkpoint);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
 import { isAlive } from '../hub/with-file-lock.js';
-import { sourceGone } from '../runtime/shared-weights/stale-copies.js';
+import { COPY_NAME, sourceGone, unfinishedOf } from '../runtime/shared-weights/stale-copies.js';
 
 /** What one folder of the model cache holds. */
 export type ModelCacheKind =
@@ -47,6 +47,9 @@ export interface ModelCacheReport {
   /** Bytes of every entry. */
   bytes: number;
 }
+
+/** How the list names each kind of copy (`COPY_NAME`'s group). */
+const COPY_KIND_NAMES: Record<string, string> = { external: 'external-data copy', packed: 'packed copy' };
 
 /** An unfinished folder's writer is taken for gone after this long without it running here. */
 const ABANDONED_MS = 60 * 60 * 1000;
@@ -105,10 +108,10 @@ async function graphs(cacheDir: string): Promise<ModelCacheEntry[]> {
   for (const name of await folders(join(cacheDir, 'graphs'))) {
     const path = join(cacheDir, 'graphs', name);
     const size = await usage(path);
-    const unfinished = /^(.*)\.incomplete-(\d+)-(\d+)$/.exec(name);
-    if (unfinished !== null) {
-      const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && !isAlive(Number(unfinished[2]));
-      out.push({ kind: 'unfinished', name: unfinished[1], path, ...size, ...(abandoned ? { removable: 'abandoned' as const } : {}) });
+    const unfinished = unfinishedOf(name);
+    if (unfinished !== undefined) {
+      const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && !isAlive(unfinished.pid);
+      out.push({ kind: 'unfinished', name: unfinished.of, path, ...size, ...(abandoned ? { removable: 'abandoned' as const } : {}) });
       continue;
     }
     let record: Record<string, unknown> | undefined;
@@ -119,8 +122,9 @@ async function graphs(cacheDir: string): Promise<ModelCacheEntry[]> {
     }
     const source = typeof record?.source === 'string' ? record.source : undefined;
     const built = typeof record?.builderVersion === 'number';
-    const kind = built ? 'graph' : /^(external|packed)-/.test(name) ? 'copy' : 'graph';
-    const what = built ? `${String(record?.family)} ${String(record?.variant)}` : name.startsWith('packed-') ? 'packed copy' : name.startsWith('external-') ? 'external-data copy' : name;
+    const copy = built ? undefined : COPY_NAME.exec(name)?.[1];
+    const kind = copy !== undefined ? 'copy' : 'graph';
+    const what = built ? `${String(record?.family)} ${String(record?.variant)}` : copy !== undefined ? COPY_KIND_NAMES[copy] : name;
     out.push({ kind, name: what, path, ...size, ...(source !== undefined ? { source } : {}), ...(record !== undefined && sourceGone(record) ? { removable: 'source gone' as const } : {}) });
   }
   return out;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { mappedWeights } from './mapped-weights.js';
-import { removeStaleCopies } from './stale-copies.js';
+import { removeStaleCopies, unfinishedFolder } from './stale-copies.js';
 import { externalCopyOffThread } from '../worker/external-copy.js';
 
 /** Graphs smaller than this keep their inline weights (a copy per session costs little). */
@@ -34,7 +34,7 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
   if (existsSync(join(dir, 'complete.json'))) {
     return graphPath;
   }
-  const tmp = `${dir}.incomplete-${process.pid}-${Date.now()}`;
+  const tmp = unfinishedFolder(dir);
   await mkdir(tmp, { recursive: true });
   try {
     // int8 graphs too: their sessions keep prepacking (mapped-weights.ts), and a packed session drops the mapped

@@ -8,7 +8,7 @@ import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import type { SessionOptions } from '../ort-types.js';
 import { mappedWeights, sharedWeightsOptions } from './mapped-weights.js';
-import { removeStaleCopies } from './stale-copies.js';
+import { removeStaleCopies, unfinishedFolder } from './stale-copies.js';
 
 /** The data file of a packed copy, beside its `model.onnx`. */
 const DATA = 'model.onnx.data';
@@ -64,7 +64,7 @@ export async function makePackedCopy(graph: string, level: NonNullable<SessionOp
   if (existsSync(join(place.dir, 'complete.json'))) {
     return place.graphPath;
   }
-  const tmp = `${place.dir}.incomplete-${process.pid}-${Date.now()}`;
+  const tmp = unfinishedFolder(place.dir);
   await mkdir(tmp, { recursive: true });
   try {
     const session = await ort.InferenceSession.create(graph, {

@@ -25,8 +25,22 @@ export function removeStaleCopies(graphsDir: string, kind: CopyKind, source: str
   });
 }
 
-/** The folder names of both kinds of copy. */
-const COPY_NAME = /^(external|packed)-[0-9a-f]{16}$/;
+/** The folder names of both kinds of copy (the kind in group 1). */
+export const COPY_NAME = /^(external|packed)-[0-9a-f]{16}$/;
+
+/**
+ * Where cache folder `dir` (a copy or a built graph) is written before it is renamed into place:
+ * `<dir>.incomplete-<pid>-<ms>`, naming its writer, by which the cache's scan tells an abandoned one (model-cache/).
+ */
+export function unfinishedFolder(dir: string): string {
+  return `${dir}.incomplete-${process.pid}-${Date.now()}`;
+}
+
+/** For the name of an {@link unfinishedFolder}: the folder it was to become and its writer's pid; else undefined. */
+export function unfinishedOf(name: string): { of: string; pid: number } | undefined {
+  const m = /^(.*)\.incomplete-(\d+)-\d+$/.exec(name);
+  return m === null ? undefined : { of: m[1], pid: Number(m[2]) };
+}
 
 /**
  * Whether a cache folder's record names a source (file or folder) that no longer exists. Only for folders made on this
