@@ -8,7 +8,6 @@ export function formatGrowth(bytes: number): string {
   return abs >= 0.1 * 2 ** 30 ? `${sign}${formatGiB(abs)}` : `${sign}${Math.round(abs / 2 ** 20)} MiB`;
 }
 
-
 function ratio(growth: number, weights: number): string {
   const r = growth / weights;
   return `${Math.abs(r) >= 100 ? Math.round(r) : r.toFixed(2)}×`;

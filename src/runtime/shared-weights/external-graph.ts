@@ -98,7 +98,7 @@ export async function shareableModel(model: string | Uint8Array, cacheDir: strin
     return place.graphPath;
   }
   try {
-    // Made in a worker that exits: the split's whole-file buffers do not wait in this heap for a full GC.
+    // Made in a child process that exits (or a worker thread): the split's whole-file buffers do not wait in this heap for a full GC.
     return (await externalCopyOffThread(model, cacheDir)) ?? model;
   } catch {
     return model;

@@ -19,7 +19,7 @@ export type ExternalCopyAnswer = { kind: 'done'; graph: string | undefined } | {
  * Entry of a short-lived child process (or, where none can be started, worker thread) that makes a graph's copy in
  * the model cache (src/runtime/shared-weights/) and exits:
  * the external-data copy's whole-file buffers, or the packing session's parsed graph and private packed weights, die
- * with the worker, instead of waiting in a served process's heap for its next full garbage collection (a 0.4 GiB
+ * with it, instead of waiting in a served process's heap for its next full garbage collection (a 0.4 GiB
  * graph left ~0.9 GiB of RSS), and ONNX Runtime's synchronous load and packing keep off the event loop.
  */
 async function main(port: { postMessage(answer: ExternalCopyAnswer): void }, init: ExternalCopyInit): Promise<void> {
