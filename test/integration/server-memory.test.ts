@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeTokenClassifierRepo } from '../../src/onnx/model-repo.js';
 import { nerFixtureVocab } from '../../src/onnx/ner-fixture-vocab.js';
 import { processMemory } from '../../src/runtime/shared-weights/process-memory.js';
@@ -40,7 +40,6 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-
 describe('serve: one copy of a float model\'s weights, at the default plan and with replicas', () => {
   it('a float token classifier served unasked is one session with all threads, and grows RSS by ≤ 1.5× its weights after answering', async () => {
     expect(weights).toBeGreaterThan(200 * 2 ** 20);
@@ -72,8 +71,7 @@ describe('serve: one copy of a float model\'s weights, at the default plan and w
   }, LOAD_MS);
 
   it('replicas (--replicas 2, plus the latency session) map one packed copy: on the start that makes it, PSS grows by about one copy of the weights plus the sessions\' own', async () => {
-    const cacheBefore = process.env.INFERKIT_CACHE;
-    process.env.INFERKIT_CACHE = join(root, 'cache'); // the external-data and packed copies go here
+    vi.stubEnv('INFERKIT_CACHE', join(root, 'cache')); // the external-data and packed copies go here
     const before = processMemory();
     // The first start of the model: it makes its copies (once per model file), each in a child process that exits.
     const server = await serveBert(dir, 2);
@@ -101,11 +99,7 @@ describe('serve: one copy of a float model\'s weights, at the default plan and w
       }
     } finally {
       await server.close();
-      if (cacheBefore === undefined) {
-        delete process.env.INFERKIT_CACHE;
-      } else {
-        process.env.INFERKIT_CACHE = cacheBefore;
-      }
+      vi.unstubAllEnvs();
     }
   }, LOAD_MS);
 });
