@@ -93,6 +93,14 @@ export interface SessionOptions {
    * `true` gives each its own, `false` the unpacked mapping (see `src/runtime/shared-weights/`). @default true
    */
   prepacking?: boolean;
+  /**
+   * Let ORT plan each run's intermediate tensors as one block per input shape and keep that plan (ORT's memory
+   * pattern). Off, they come one by one from the session's arena. Runs whose shapes vary with every run (a token
+   * classifier's packed runs) gain nothing from a plan kept per shape, and the arena then grows to hold the blocks of
+   * many shapes: `loadTokenClassifier` turns it off for graphs built from a checkpoint (see
+   * `src/runtime/shared-weights/README.md`, "Memory on many cores"). @default true
+   */
+  memoryPattern?: boolean;
   /** Inter-op threads. @default 1 */
   interOpThreads?: number;
   /** Execution provider. @default 'cpu' */

@@ -86,6 +86,7 @@ export async function createLocalSession(model: string | Uint8Array, options: Se
     intraOpNumThreads: threads,
     interOpNumThreads: options.interOpThreads ?? 1,
     graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
+    ...(options.memoryPattern === false ? { enableMemPattern: false } : {}),
     extra: { session: { intra_op: { allow_spinning: options.spinning === true ? '1' : '0' }, ...(options.prepacking === false ? { disable_prepacking: '1' } : {}) } },
   };
   try {

@@ -100,12 +100,14 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     addSpecialTokens: options.disableSpecialTokens !== true,
     ...(config.vocab_size !== undefined ? { embeddingRows: config.vocab_size } : {}),
   });
-  const session = await createSession(files.model, withMachineThreads(withCacheDir(options.session, options.cacheDir)));
+  // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them: every run has
+  // its own shape, so its sessions keep no memory pattern per shape (SessionOptions.memoryPattern).
+  const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
+  const sessionOptions = packsTexts ? { memoryPattern: false, ...options.session } : options.session;
+  const session = await createSession(files.model, withMachineThreads(withCacheDir(sessionOptions, options.cacheDir)));
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
     const labels = labelNames(config, graph.numLabels);
-    // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them.
-    const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
     // Its queued runs are cut at PACKED_RUN_TOKENS; without the queue (sortByLength), runs keep DEFAULT_RUN_BATCH texts.
     const maxBatchSize = options.maxBatchSize ?? (packsTexts && sortByLength ? PACKED_RUN_TEXTS : DEFAULT_RUN_BATCH);
     const plan = { ...graph, maxBatchSize, sortByLength, padId: config.pad_token_id ?? 0, packsTexts };
