@@ -95,10 +95,11 @@ export interface SessionOptions {
   prepacking?: boolean;
   /**
    * Let ORT plan each run's intermediate tensors as one block per input shape and keep that plan (ORT's memory
-   * pattern). Off, they come one by one from the session's arena. Runs whose shapes vary with every run (a token
-   * classifier's packed runs) gain nothing from a plan kept per shape, and the arena then grows to hold the blocks of
-   * many shapes: `loadTokenClassifier` turns it off for graphs built from a checkpoint (see
-   * `src/runtime/shared-weights/README.md`, "Memory on many cores"). @default true
+   * pattern). Off, they come one by one from the session's arena. Where every run has a shape of its own (a token
+   * classifier's packed runs) the arena grows to hold the blocks of many shapes: `loadTokenClassifier` turns it off
+   * for the replica pools of graphs built from a checkpoint, which the many-core plans run (see
+   * `src/runtime/shared-weights/README.md`, "Memory on many cores"); one session keeps it, being faster with it on
+   * short runs. @default true
    */
   memoryPattern?: boolean;
   /** Inter-op threads. @default 1 */

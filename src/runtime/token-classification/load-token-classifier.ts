@@ -101,9 +101,11 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
     ...(config.vocab_size !== undefined ? { embeddingRows: config.vocab_size } : {}),
   });
   // A graph built from the checkpoint packs a run's texts into rows (segments) instead of padding them: every run has
-  // its own shape, so its sessions keep no memory pattern per shape (SessionOptions.memoryPattern).
+  // its own shape. A replica pool's sessions then keep no memory pattern per shape (SessionOptions.memoryPattern), so
+  // that their arenas do not grow to hold the blocks of many shapes; one session keeps it (faster on short runs).
   const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
-  const sessionOptions = packsTexts ? { memoryPattern: false, ...options.session } : options.session;
+  const pool = (options.session?.replicaThreads?.length ?? options.session?.replicas ?? 1) > 1;
+  const sessionOptions = packsTexts && pool ? { memoryPattern: false, ...options.session } : options.session;
   const session = await createSession(files.model, withMachineThreads(withCacheDir(sessionOptions, options.cacheDir)));
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
