@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
 import type { OnnxGraphBuilder } from '../onnx/graph-builder.js';
-import { removeFinishedFolders, sourceGone, unfinishedFolder } from '../runtime/shared-weights/stale-copies.js';
+import { originRecord, removeFinishedFolders, sourceGone, unfinishedFolder } from '../runtime/shared-weights/stale-copies.js';
 import type { Checkpoint } from './safetensors.js';
 
 /** Options of {@link cachedGraph}. */
@@ -52,7 +51,7 @@ export async function cachedGraph(checkpoint: Checkpoint, options: CachedGraphOp
     const graph = await build(checkpoint);
     graph.writeExternal(join(tmp, 'model.onnx'));
     const buildMs = performance.now() - started;
-    writeFileSync(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(checkpoint.dir), host: hostname(), family: options.family, builderVersion: options.builderVersion, variant: options.variant ?? 'fp32', buildMs: Math.round(buildMs) }));
+    writeFileSync(join(tmp, 'complete.json'), JSON.stringify({ ...originRecord(checkpoint.dir), family: options.family, builderVersion: options.builderVersion, variant: options.variant ?? 'fp32', buildMs: Math.round(buildMs) }));
     try {
       renameSync(tmp, dir);
     } catch (cause) {

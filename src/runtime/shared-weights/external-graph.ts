@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import { mappedWeights } from './mapped-weights.js';
-import { removeStaleCopies, unfinishedFolder } from './stale-copies.js';
+import { originRecord, removeStaleCopies, unfinishedFolder } from './stale-copies.js';
 import { externalCopyOffThread } from '../worker/external-copy.js';
 
 /** Graphs smaller than this keep their inline weights (a copy per session costs little). */
@@ -48,7 +47,7 @@ export async function externalizedGraph(model: string | Uint8Array, cacheDir: st
     }
     await writeFile(join(tmp, 'model.onnx.data'), data);
     await writeFile(join(tmp, 'model.onnx'), graph);
-    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source: resolve(model), host: hostname(), size: place.size, mtimeMs: place.mtimeMs, moved }));
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ ...originRecord(model), size: place.size, mtimeMs: place.mtimeMs, moved }));
     try {
       await rename(tmp, dir);
     } catch (cause) {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { arch, hostname } from 'node:os';
+import { arch } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { envCacheDir } from '../../config.js';
 import { InferkitError } from '../../errors.js';
 import type { SessionOptions } from '../ort-types.js';
 import { mappedWeights, sharedWeightsOptions } from './mapped-weights.js';
-import { removeStaleCopies, unfinishedFolder } from './stale-copies.js';
+import { originRecord, removeStaleCopies, unfinishedFolder } from './stale-copies.js';
 
 /** The data file of a packed copy, beside its `model.onnx`. */
 const DATA = 'model.onnx.data';
@@ -86,9 +86,9 @@ export async function makePackedCopy(graph: string, level: NonNullable<SessionOp
     if (!existsSync(join(tmp, DATA))) {
       throw new InferkitError('model_load_failed', `ONNX Runtime wrote no ${DATA} for the packed copy of ${graph}`);
     }
-    const source = resolve(graph);
+    const origin = originRecord(graph);
     const runtime = runtimeSignature();
-    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ source, host: hostname(), level, ort: ort.env.versions.node, runtime, bytes: (await stat(join(tmp, DATA))).size }));
+    await writeFile(join(tmp, 'complete.json'), JSON.stringify({ ...origin, level, ort: ort.env.versions.node, runtime, bytes: (await stat(join(tmp, DATA))).size }));
     try {
       await rename(tmp, place.dir);
     } catch (cause) {
@@ -99,7 +99,7 @@ export async function makePackedCopy(graph: string, level: NonNullable<SessionOp
       return place.graphPath;
     }
     // Copies of this graph's earlier bytes made by this runtime on this CPU; another's may be in use by another process.
-    await removeStaleCopies(dirname(place.dir), 'packed', source, place.dir, { runtime, level });
+    await removeStaleCopies(dirname(place.dir), 'packed', origin.source, place.dir, { runtime, level });
     return place.graphPath;
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });

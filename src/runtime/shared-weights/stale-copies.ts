@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The copies the model cache keeps of a graph: its external-data copy, and its packed copy (./packed-graph.ts). */
 export type CopyKind = 'external' | 'packed';
@@ -40,6 +40,14 @@ export function unfinishedFolder(dir: string): string {
 export function unfinishedOf(name: string): { of: string; pid: number } | undefined {
   const m = /^(.*)\.incomplete-(\d+)-\d+$/.exec(name);
   return m === null ? undefined : { of: m[1], pid: Number(m[2]) };
+}
+
+/**
+ * The origin fields of a cache folder's record (`complete.json` of a copy or a built graph): the `source` it was made
+ * from, as an absolute path, and the machine that made it, which {@link sourceGone} reads back.
+ */
+export function originRecord(source: string): { source: string; host: string } {
+  return { source: resolve(source), host: hostname() };
 }
 
 /**
