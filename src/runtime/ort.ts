@@ -23,13 +23,18 @@ export function withCacheDir(session: SessionOptions | undefined, cacheDir: stri
   return cacheDir === undefined || session?.cacheDir !== undefined ? session : { ...session, cacheDir };
 }
 
+/** The session replicas `options` ask for: one per `replicaThreads` entry, else `replicas`, else 1. */
+export function replicaCount(options: SessionOptions = {}): number {
+  return options.replicaThreads?.length ?? options.replicas ?? 1;
+}
+
 /**
  * A model loader's session options: one session without a thread count gets every CPU this process may
  * use (`availableCpus()`, cgroup quota included), not ORT's one thread; replicas and explicit counts are
  * kept. Spinning stays off unless asked, so a busy machine degrades gracefully.
  */
 export function withMachineThreads(options: SessionOptions = {}): SessionOptions {
-  const replicas = options.replicaThreads?.length ?? options.replicas ?? 1;
+  const replicas = replicaCount(options);
   if (options.intraOpThreads !== undefined || replicas > 1) {
     return options;
   }
@@ -54,7 +59,7 @@ export function availableExecutionProviders(): string[] {
  * reason when the file cannot be loaded, and `config` when `cuda` is asked for but not available.
  */
 export async function createSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<OrtSession> {
-  const replicas = options.replicaThreads?.length ?? options.replicas ?? 1;
+  const replicas = replicaCount(options);
   if (!Number.isInteger(replicas) || replicas < 1) {
     throw new InferkitError('config', `replicas must be a positive integer, got ${replicas}`, { param: 'replicas' });
   }

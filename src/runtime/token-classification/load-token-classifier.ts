@@ -7,7 +7,7 @@ import type { ResolvedModel, ResolveModelOptions } from '../../hub/types.js';
 import { envCacheDir } from '../../config.js';
 import { InferkitError, isInferkitError } from '../../errors.js';
 import { builtinModels } from '../builtin-models.js';
-import { createSession, withCacheDir, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
+import { createSession, replicaCount, withCacheDir, withMachineThreads, type OrtSession, type SessionOptions } from '../ort.js';
 import { enterMemoryPhase } from '../model-memory/measure-model-load.js';
 import { loadTextTokenizer } from './load-text-tokenizer.js';
 import { findTokenClassFiles, labelNames, readJsonFile, TokenClassConfigSchema, type TokenClassConfig } from './model-files.js';
@@ -104,8 +104,7 @@ export async function loadTokenClassifier(source: TokenClassifierSource, options
   // its own shape. A replica pool's sessions then keep no memory pattern per shape (SessionOptions.memoryPattern), so
   // that their arenas do not grow to hold the blocks of many shapes; one session keeps it (faster on short runs).
   const packsTexts = where.family !== undefined && GRAPH_BUILDERS[where.family]?.packsTexts === true;
-  const pool = (options.session?.replicaThreads?.length ?? options.session?.replicas ?? 1) > 1;
-  const sessionOptions = packsTexts && pool ? { memoryPattern: false, ...options.session } : options.session;
+  const sessionOptions = packsTexts && replicaCount(options.session) > 1 ? { memoryPattern: false, ...options.session } : options.session;
   const session = await createSession(files.model, withMachineThreads(withCacheDir(sessionOptions, options.cacheDir)));
   try {
     const graph = describeGraph(session, files.model, config.id2label ? Object.keys(config.id2label).length : undefined);
