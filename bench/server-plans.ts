@@ -6,14 +6,18 @@
  * c=32 cell). Written for a many-core host: on 16 cores the default plan (one one-thread replica per thread) served
  * short texts at 0.69–0.83× of that limit (bench/RESULTS.md, docs/gpu.md), against 0.78–1.09× on 2 cores.
  *
+ * Each plan is served by a fresh server process of its own, so its PSS column is the server's memory alone.
+ *
  * Plans: `d` = the server's default; `N` = `--replicas N` (replicas and the latency session map one packed copy of
  * the weights, src/runtime/shared-weights/packed-graph.ts); `Np` = the same with `--prepack` (a private packed copy
  * per session).
  * Run: `npx tsx bench/server-plans.ts [--family bert] [--plans d,1,2,4,4p,8] [--sets short,long] [--cell-ms 1500] [--layers N]`;
  * bundled for a GPU host's CPUs by bench/gpu/prepare.sh (`bash .gpu/run.sh OUT --plans …`).
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { loadavg } from 'node:os';
-import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
+import { processMemory, type ProcessMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { cachedFamilyCheckpoint, parseFamilies, type ServedFamily } from './lib/family-checkpoints.js';
@@ -74,27 +78,26 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
     const bodies = loadTexts.map((t) => JSON.stringify({ instances: [t] }));
     try {
       for (const plan of plans) {
-        const loaders = defaultLoaders(plan.prepack ? { session: { prepacking: true } } : {});
-        const inference = { threads: cpus, ...(plan.replicas !== undefined ? { replicas: plan.replicas } : {}) };
-        const memoryBefore = processMemory();
-        const row = await withCliServer(manifest(ck.dir, 'fp32', 'v1'), loaders, inference, async (server, state) => {
+        const row = await withPlanServer({ dir: ck.dir, threads: cpus, ...plan }, async (server) => {
           const job = { port: server.port, path: '/v1/models/bert:predict', bodies, ms: o.cellMs, probeLive: false };
           await runLoadInChild({ ...job, ms: 1000, concurrency: 32 });
           const before = await limit.now();
           const many = await runLoadInChild({ ...job, concurrency: 32 });
-          const memoryAfter = processMemory();
+          const memoryAfter = await server.memory();
           const after = await limit.now();
           const moderate = await runLoadInChild({ ...job, concurrency: 8 });
           const rate = many.requests / many.seconds;
           const around = (before + after) / 2;
-          const split = state.inference?.replicaThreads ?? [];
-          const latency = state.inference?.latencyThreads;
+          const split = server.replicaThreads;
+          const latency = server.latencyThreads;
           const sessions = `${split.length} × ${split[0] ?? '?'}${latency !== undefined ? ` + latency × ${latency}` : ''}${plan.prepack ? ', prepacked' : ''}`;
-          const weights = state.memory?.weightsBytes;
-          const grown = memoryBefore.pssBytes !== undefined && memoryAfter.pssBytes !== undefined ? memoryAfter.pssBytes - memoryBefore.pssBytes : undefined;
-          const pss = grown !== undefined && weights !== undefined ? `${(grown / 2 ** 30).toFixed(2)} (${formatRatio(grown, weights)})` : 'n/a';
-          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; PSS growth after c=32 ${pss}`);
-          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, pss];
+          const growth = (at: ProcessMemory): string => {
+            const grown = at.pssBytes !== undefined && server.before.pssBytes !== undefined ? at.pssBytes - server.before.pssBytes : undefined;
+            return grown !== undefined && server.weightsBytes !== undefined ? `${(grown / 2 ** 30).toFixed(2)} (${formatRatio(grown, server.weightsBytes)})` : 'n/a';
+          };
+          const pss = growth(memoryAfter);
+          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; PSS growth at load ${growth(server.loaded)}, after c=32 ${pss}`);
+          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, growth(server.loaded), pss];
         });
         rows.push(row);
       }
@@ -104,17 +107,127 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
   }
   return {
     title: `Served c=32 and c=8 per session plan, ${ck.label}, ${cpus} threads (fp32, V1)`,
-    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'PSS growth after c=32, GiB (× weights)'],
+    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'server PSS growth at load, GiB (× weights)', 'after c=32'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadavg()[0].toFixed(2)} on ${budget.affinity} CPUs.`,
-      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors), the event loop at nice +10 once loaded, one single-text V1 request per call from a load generator in a child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8; a fresh server per plan. Limit: server-limit's measureLimit on the same graph (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. PSS growth: this process's PSS from before the server started to the end of its c=32 cell, against the graph's weights (a packed copy is paged in by the runs, not at load); the limit's sessions stay open meanwhile and map the graph itself, so a plan that maps that file (one session, prepacking from it) shares those pages with them and reads low.`,
+      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors) in a child process of its own, fresh per plan, the event loop at nice +10 once loaded; one single-text V1 request per call from a load generator in another child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8. Limit: server-limit's measureLimit on the same graph, in this process (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. PSS growth: the server process's PSS from before the server started, at load (sessions open, warm-up runs made) and at the end of its c=32 cell, against the graph's weights. A packed copy is paged in by the runs, not at load. A plan whose sessions read the built graph's own file (one session, a copy per session) shares those pages with the limit's sessions here, and PSS halves shared pages: it reads up to half the weights low.`,
       `Machine: ${machineLine(machineInfo())}.`,
     ],
   };
 }
 
-if (/server-plans\.(ts|mjs)$/.test(process.argv[1] ?? '')) {
+/** What a plan's server process says once its model is ready. */
+interface PlanServerReady {
+  port: number;
+  replicaThreads: number[];
+  latencyThreads?: number;
+  weightsBytes?: number;
+  /** Its memory before the server started, and once the model had loaded. */
+  before: ProcessMemory;
+  loaded: ProcessMemory;
+}
+
+/** A plan's server, as the parent sees it: its port and plan, and its process's memory on demand. */
+interface PlanServer extends PlanServerReady {
+  memory(): Promise<ProcessMemory>;
+}
+
+/** What the parent asks of a plan's server process. */
+interface PlanServerJob {
+  dir: string;
+  threads: number;
+  replicas?: number;
+  prepack: boolean;
+}
+
+/**
+ * Runs `body` against `inferkit serve` of `job`'s plan in a child process of its own (this module again, `--serve-child`):
+ * its memory is then the server's alone, read from a fresh process, not offset by what earlier servers or the limit's
+ * sessions freed in this one. The child ends when `body` does, or with this process (its IPC channel closes).
+ */
+async function withPlanServer<T>(job: PlanServerJob, body: (server: PlanServer) => Promise<T>): Promise<T> {
+  const child = fork(process.argv[1] ?? '', ['--serve-child', JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const ready = await nextMessage<PlanServerReady>(child, 'ready');
+    const memory = async (): Promise<ProcessMemory> => {
+      child.send({ type: 'memory' });
+      return nextMessage<ProcessMemory>(child, 'memory');
+    };
+    const out = await body({ ...ready, memory });
+    child.send({ type: 'close' });
+    await once(child, 'exit');
+    return out;
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+    }
+  }
+}
+
+/** The child's next message of `type` (its `value`); rejects if it exits first. */
+function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onMessage = (m: { type?: string; value?: T; error?: string }) => {
+      if (m.type === 'error') {
+        done();
+        reject(new Error(`plan server: ${m.error ?? 'failed'}`));
+      } else if (m.type === type) {
+        done();
+        resolve(m.value as T);
+      }
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      done();
+      reject(new Error(`plan server exited (${signal ?? `code ${code}`}) before its ${type}`));
+    };
+    const done = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/** The child side of {@link withPlanServer}: serves the plan, answers memory readings, closes when told. */
+async function servePlanChild(job: PlanServerJob): Promise<void> {
+  const send = (m: object) => process.send?.(m);
+  process.on('disconnect', () => process.exit(1));
+  const before = processMemory();
+  const loaders = defaultLoaders(job.prepack ? { session: { prepacking: true } } : {});
+  const inference = { threads: job.threads, ...(job.replicas !== undefined ? { replicas: job.replicas } : {}) };
+  await withCliServer(manifest(job.dir, 'fp32', 'v1'), loaders, inference, async (server, state) => {
+    const closed = new Promise<void>((resolve) => {
+      process.on('message', (m: { type?: string }) => {
+        if (m.type === 'memory') {
+          send({ type: 'memory', value: processMemory() });
+        } else if (m.type === 'close') {
+          resolve();
+        }
+      });
+    });
+    const ready: PlanServerReady = {
+      port: server.port,
+      replicaThreads: state.inference?.replicaThreads ?? [],
+      ...(state.inference?.latencyThreads !== undefined ? { latencyThreads: state.inference.latencyThreads } : {}),
+      ...(state.memory?.weightsBytes !== undefined ? { weightsBytes: state.memory.weightsBytes } : {}),
+      before,
+      loaded: processMemory(),
+    };
+    send({ type: 'ready', value: ready });
+    await closed;
+  });
+}
+
+if (process.argv[2] === '--serve-child') {
+  servePlanChild(JSON.parse(process.argv[3] ?? '{}') as PlanServerJob)
+    .then(() => process.exit(0))
+    .catch((e: unknown) => {
+      process.send?.({ type: 'error', error: (e as Error).stack ?? String(e) });
+      process.exit(1);
+    });
+} else if (/server-plans\.(ts|mjs)$/.test(process.argv[1] ?? '')) {
   const argv = process.argv.slice(2);
   const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   const sets = (value('--sets') ?? 'short,long').split(',').map((s) => {
