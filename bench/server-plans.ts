@@ -6,7 +6,7 @@
  * c=32 cell). Written for a many-core host: on 16 cores the default plan (one one-thread replica per thread) served
  * short texts at 0.69–0.83× of that limit (bench/RESULTS.md, docs/gpu.md), against 0.78–1.09× on 2 cores.
  *
- * Each plan is served by a fresh server process of its own, so its PSS column is the server's memory alone.
+ * Each plan is served by a fresh server process of its own, so its memory columns are the server's alone.
  *
  * Plans: `d` = the server's default; `N` = `--replicas N` (replicas and the latency session map one packed copy of
  * the weights, src/runtime/shared-weights/packed-graph.ts); `Np` = the same with `--prepack` (a private packed copy
@@ -16,8 +16,9 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { processMemory, type ProcessMemory } from '../src/runtime/shared-weights/process-memory.js';
+import { processMemory } from '../src/runtime/shared-weights/process-memory.js';
 import { availableCpus } from '../src/runtime/cpu-budget.js';
 import { defaultLoaders } from '../src/server/default-loaders.js';
 import { cachedFamilyCheckpoint, parseFamilies, type ServedFamily } from './lib/family-checkpoints.js';
@@ -92,12 +93,13 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
           const latency = server.latencyThreads;
           const sessions = `${split.length} × ${split[0] ?? '?'}${latency !== undefined ? ` + latency × ${latency}` : ''}${plan.prepack ? ', prepacked' : ''}`;
           const growth = (at: ProcessMemory): string => {
-            const grown = at.pssBytes !== undefined && server.before.pssBytes !== undefined ? at.pssBytes - server.before.pssBytes : undefined;
+            const grown = at.bytes !== undefined && server.before.bytes !== undefined ? at.bytes - server.before.bytes : undefined;
             return grown !== undefined && server.weightsBytes !== undefined ? `${(grown / 2 ** 30).toFixed(2)} (${formatRatio(grown, server.weightsBytes)})` : 'n/a';
           };
-          const pss = growth(memoryAfter);
-          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; PSS growth at load ${growth(server.loaded)}, after c=32 ${pss}`);
-          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, growth(server.loaded), pss];
+          const grownAfter = growth(memoryAfter);
+          const pssGrowth = (at: ProcessMemory): string => (at.pss !== undefined && server.before.pss !== undefined && server.weightsBytes !== undefined ? formatRatio(at.pss - server.before.pss, server.weightsBytes) : 'n/a');
+          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; memory growth at load ${growth(server.loaded)}, after c=32 ${grownAfter} (PSS: ${pssGrowth(server.loaded)}, ${pssGrowth(memoryAfter)})`);
+          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, growth(server.loaded), grownAfter];
         });
         rows.push(row);
       }
@@ -107,14 +109,67 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
   }
   return {
     title: `Served c=32 and c=8 per session plan, ${ck.label}, ${cpus} threads (fp32, V1)`,
-    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'server PSS growth at load, GiB (× weights)', 'after c=32'],
+    headers: ['texts', 'tokens per text (mean)', 'plan (sessions × threads)', 'c=32 sent/s', 'c=32 / limit at the same moment', 'c=8 sent/s', 'c=8 / that limit', 'limit sent/s (best cell)', 'server memory growth at load, GiB (× weights)', 'after c=32'],
     rows,
     notes: [
       `Load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadavg()[0].toFixed(2)} on ${budget.affinity} CPUs.`,
-      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors) in a child process of its own, fresh per plan, the event loop at nice +10 once loaded; one single-text V1 request per call from a load generator in another child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8. Limit: server-limit's measureLimit on the same graph, in this process (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. PSS growth: the server process's PSS from before the server started, at load (sessions open, warm-up runs made) and at the end of its c=32 cell, against the graph's weights. A packed copy is paged in by the runs, not at load. A plan whose sessions read the built graph's own file (one session, a copy per session) shares those pages with the limit's sessions here, and PSS halves shared pages: it reads up to half the weights low.`,
+      `Served: inferkit serve of a KServe manifest (--model_id=<folder>, the graph built from model.safetensors) in a child process of its own, fresh per plan, the event loop at nice +10 once loaded; one single-text V1 request per call from a load generator in another child process, a 1 s warm-up at c=32, then ${o.cellMs} ms at c=32 and at c=8. Limit: server-limit's measureLimit on the same graph, in this process (the 32-text mix sorted by tokens, batches of 1, 8 and 32, one session with all threads spinning off and on, one-thread sessions side by side unpacked and prepacked); its best cell measured again right before and right after each c=32 cell, their mean. Memory growth: the server process's resident memory with each mapped file range counted once (anonymous pages, plus each range of a file at the most any of its mappings holds; not PSS, which would split the packed copy's pages with the limit's replica sessions here when they map it too), from before the server started to its load (sessions open, warm-up runs made) and to the end of its c=32 cell, against the graph's weights. A packed copy is paged in by the runs, not at load.`,
       `Machine: ${machineLine(machineInfo())}.`,
     ],
   };
+}
+
+/**
+ * This process's resident memory with each mapped file range counted once: the anonymous pages of every mapping, plus
+ * for each range of a file (path, offset, size) the most any of its mappings holds resident. The replicas map one
+ * packed copy each: RSS would count it once per session. PSS divides a page among every process mapping it, so it
+ * reads the server low whenever this bench's limit sessions (in the parent) map the same packed copy; this does not.
+ * Undefined off Linux.
+ */
+function residentOnce(): number | undefined {
+  let smaps: string;
+  try {
+    smaps = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return undefined;
+  }
+  let anonymous = 0;
+  const files = new Map<string, number>();
+  let range: string | undefined;
+  let rss = 0;
+  for (const line of smaps.split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ ([0-9a-f]+) \S+ (\d+)\s*(.*)$/.exec(line);
+    if (head !== null) {
+      const [lo, hi] = line.slice(0, line.indexOf(' ')).split('-').map((x) => Number.parseInt(x, 16));
+      range = head[2] !== '0' && head[3] !== '' ? `${head[3]}@${head[1]}+${(hi ?? 0) - (lo ?? 0)}` : undefined;
+      continue;
+    }
+    const field = /^(Rss|Anonymous):\s+(\d+) kB/.exec(line);
+    if (field?.[1] === 'Rss') {
+      rss = Number(field[2]) * 1024;
+    } else if (field?.[1] === 'Anonymous') {
+      const anon = Number(field[2]) * 1024;
+      anonymous += anon;
+      if (range !== undefined) {
+        files.set(range, Math.max(files.get(range) ?? 0, rss - anon));
+      } else {
+        anonymous += rss - anon; // shared memory and the like: no file range to share with
+      }
+    }
+  }
+  return anonymous + [...files.values()].reduce((a, b) => a + b, 0);
+}
+
+/** A plan's server process's memory at one moment (see {@link residentOnce}). */
+interface ProcessMemory {
+  bytes?: number;
+  /** PSS (`/proc/self/smaps_rollup`), for the log: it splits pages with other processes mapping them. */
+  pss?: number;
+}
+
+function memoryNow(): ProcessMemory {
+  const pss = processMemory().pssBytes;
+  return { bytes: residentOnce(), ...(pss !== undefined ? { pss } : {}) };
 }
 
 /** What a plan's server process says once its model is ready. */
@@ -194,14 +249,14 @@ function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
 async function servePlanChild(job: PlanServerJob): Promise<void> {
   const send = (m: object) => process.send?.(m);
   process.on('disconnect', () => process.exit(1));
-  const before = processMemory();
+  const before = memoryNow();
   const loaders = defaultLoaders(job.prepack ? { session: { prepacking: true } } : {});
   const inference = { threads: job.threads, ...(job.replicas !== undefined ? { replicas: job.replicas } : {}) };
   await withCliServer(manifest(job.dir, 'fp32', 'v1'), loaders, inference, async (server, state) => {
     const closed = new Promise<void>((resolve) => {
       process.on('message', (m: { type?: string }) => {
         if (m.type === 'memory') {
-          send({ type: 'memory', value: processMemory() });
+          send({ type: 'memory', value: memoryNow() });
         } else if (m.type === 'close') {
           resolve();
         }
@@ -213,7 +268,7 @@ async function servePlanChild(job: PlanServerJob): Promise<void> {
       ...(state.inference?.latencyThreads !== undefined ? { latencyThreads: state.inference.latencyThreads } : {}),
       ...(state.memory?.weightsBytes !== undefined ? { weightsBytes: state.memory.weightsBytes } : {}),
       before,
-      loaded: processMemory(),
+      loaded: memoryNow(),
     };
     send({ type: 'ready', value: ready });
     await closed;
