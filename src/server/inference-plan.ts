@@ -60,8 +60,9 @@ export const FLOAT_SESSION_MAX_THREADS = 4;
  *
  * Served on a 16-core host (bench/server-plans.ts, BERT-base, docs/gpu.md "The server on a many-core host"), 4 × 4
  * beat one-thread replicas (16 × 1) on short texts (14 tokens: 0.79× against 0.50× of the limit at c=32, 0.44× against
- * 0.29× at c=8) and long ones (62 tokens: 0.98× against 0.80×), and one 16-thread session on long ones (0.71×); with a
- * packed copy per session, 4 × 4 reached 0.91× and 0.98×, which the shared packed copy now gives at one copy's memory.
+ * 0.29× at c=8) and long ones (62 tokens: 0.98× against 0.80×), and one 16-thread session on long ones (0.71×). With
+ * the shared packed copy (docs/gpu.md "The default plan served on 16 cores…") 4 × 4 read 0.96–1.18× on short texts and
+ * 0.87–1.14× on long ones, at 1.00–1.32× the weights; 8 × 2 was no better (0.92–1.08×, 1.06–1.12×).
  * On 4 cores one session is within 0.91× of four replicas and answers a lone request in a quarter of the time.
  * Chronos-Bolt: on single-series load replicas did not beat one session (bench/RESULTS.md round 5).
  */
