@@ -204,14 +204,15 @@ interface PlanServerJob {
 async function withPlanServer<T>(job: PlanServerJob, body: (server: PlanServer) => Promise<T>): Promise<T> {
   const child = fork(process.argv[1] ?? '', ['--serve-child', JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
-    const ready = await nextMessage<PlanServerReady>(child, 'ready');
+    const ready = await nextMessage<PlanServerReady>(child, 'ready', 600_000);
     const memory = async (): Promise<ProcessMemory> => {
       child.send({ type: 'memory' });
-      return nextMessage<ProcessMemory>(child, 'memory');
+      return nextMessage<ProcessMemory>(child, 'memory', 60_000);
     };
     const out = await body({ ...ready, memory });
     child.send({ type: 'close' });
-    await once(child, 'exit');
+    // Bounded: a server that does not close within a minute is killed below.
+    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 60_000).unref())]);
     return out;
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
@@ -220,9 +221,13 @@ async function withPlanServer<T>(job: PlanServerJob, body: (server: PlanServer) 
   }
 }
 
-/** The child's next message of `type` (its `value`); rejects if it exits first. */
-function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
+/** The child's next message of `type` (its `value`); rejects if it exits first, or after `ms`. */
+function nextMessage<T>(child: ChildProcess, type: string, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`plan server: no ${type} within ${ms / 1000} s`));
+    }, ms);
     const onMessage = (m: { type?: string; value?: T; error?: string }) => {
       if (m.type === 'error') {
         done();
@@ -237,6 +242,7 @@ function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
       reject(new Error(`plan server exited (${signal ?? `code ${code}`}) before its ${type}`));
     };
     const done = () => {
+      clearTimeout(timer);
       child.off('message', onMessage);
       child.off('exit', onExit);
     };
@@ -279,8 +285,13 @@ if (process.argv[2] === '--serve-child') {
   servePlanChild(JSON.parse(process.argv[3] ?? '{}') as PlanServerJob)
     .then(() => process.exit(0))
     .catch((e: unknown) => {
-      process.send?.({ type: 'error', error: (e as Error).stack ?? String(e) });
-      process.exit(1);
+      const why = (e as Error).stack ?? String(e);
+      process.stderr.write(`${why}\n`);
+      // Exit once the message is out (exiting at once could drop it).
+      if (process.send === undefined) {
+        process.exit(1);
+      }
+      process.send({ type: 'error', error: why }, () => process.exit(1));
     });
 } else if (/server-plans\.(ts|mjs)$/.test(process.argv[1] ?? '')) {
   const argv = process.argv.slice(2);
