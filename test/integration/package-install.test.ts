@@ -178,6 +178,75 @@ describe('inferkit installed from its tarball into an empty folder', () => {
     }
   }, 90_000);
 
+  it('npx inferkit serve on a 16-thread plan builds a checkpoint, opens its replicas on one packed copy made by the installed package, and answers as KServe did', async () => {
+    // What a 16-core host gets by default (4 × 4 replicas and a latency session, every session mapping one packed copy
+    // made in a child process from the package's own script): the conformance checkpoint, built from its safetensors.
+    const set = join(REPO, '../shared/conformance/kserve-hf');
+    const exchange = (await readFile(join(set, 'exchanges.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { id: string; request: { path: string; body: unknown }; response: { status: number; body: unknown } })
+      .find((e) => e.id === 'v1-lc-example');
+    expect(exchange, 'the recorded exchange v1-lc-example').toBeDefined();
+    const manifest = join(work, 'ner.yaml');
+    await writeFile(
+      manifest,
+      [
+        'apiVersion: serving.kserve.io/v1beta1',
+        'kind: InferenceService',
+        'metadata:',
+        '  name: ner',
+        'spec:',
+        '  predictor:',
+        '    model:',
+        '      modelFormat:',
+        '        name: huggingface',
+        '      args:',
+        '        - --model_name=bert',
+        `        - --model_id=${join(set, 'model')}`,
+        '        - --task=token_classification',
+        '        - --graph_source=checkpoint',
+        '',
+      ].join('\n'),
+    );
+    const cache = join(work, 'cache-pool');
+    const proc = spawn('npx', ['inferkit', 'serve', manifest, '--port', '0', '--host', '127.0.0.1', '--threads', '16'], {
+      cwd: app,
+      env: { ...ENV, INFERKIT_CACHE: cache, INFERKIT_OFFLINE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const output = { text: '' };
+    proc.stdout.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    proc.stderr.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    try {
+      const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
+      // The last start-up line: every model's lines are out before it.
+      await waitForText(proc, output, /^memory: RSS .* for 1 model/m, 60_000);
+      expect(output.text, output.text).toMatch(/READY {2}threads=16 \(4 replicas: 4\+4\+4\+4, latency session: 16\)/);
+      expect(output.text, output.text).toMatch(/memory at load: .*; its sessions map one packed copy of the weights/);
+      expect(output.text, output.text).toMatch(/graph: built as bert fp32 from model\.safetensors/);
+      // The packed copy was made (by the package's copy script, in a child process), and nothing fell back.
+      const graphs = await readdir(join(cache, 'graphs'));
+      const packed = graphs.filter((g) => /^packed-[0-9a-f]{16}$/.test(g));
+      expect(packed, graphs.join(', ')).toHaveLength(1);
+      await readFile(join(cache, 'graphs', packed[0] ?? '', 'complete.json'), 'utf8');
+      expect(output.text).not.toMatch(/INFERKIT_PACKED_COPY|do not share packed weights/);
+
+      const answer = await http(url, exchange?.request.path ?? '', { headers: { host: 'ner.default.example.com' }, body: exchange?.request.body });
+      expect(answer.status, answer.text).toBe(exchange?.response.status);
+      expect(answer.json()).toEqual(exchange?.response.body);
+    } finally {
+      if (proc.pid !== undefined) {
+        try {
+          process.kill(-proc.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }, 120_000);
+
   it("a Node ESM script imports { inferenceService, toYaml } from 'inferkit'", async () => {
     await writeFile(
       join(app, 'check.mjs'),
