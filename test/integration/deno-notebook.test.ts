@@ -162,6 +162,37 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
     expect(r.stderr).not.toMatch(/Uncaught|error/i);
   });
 
+  it("a replica pool under Deno maps one packed copy made by the package's copy script, and answers as one session does", { timeout: 120_000 }, async () => {
+    // The pool's packed copy is made in a child process (node:child_process fork of the package's own script), which
+    // Deno runs with its Node compatibility; where no child can start it would fall back to a worker thread.
+    const model = join(REPO, '../shared/conformance/kserve-hf/model');
+    await writeFile(
+      join(app, 'pool.ts'),
+      [
+        'import { loadTokenClassifier } from "inferkit";',
+        'const cacheDir = await Deno.makeTempDir({ prefix: "ik-cache-" });',
+        'const texts = ["My name is Wolfgang and I live in Berlin", "Zürich"];',
+        'const answer = async (session: Record<string, unknown>) => {',
+        `  const c = await loadTokenClassifier(${JSON.stringify(model)}, { modelName: "bert", cacheDir, graphSource: "checkpoint", session: { worker: true, ...session } });`,
+        '  try { return (await c.predictV1({ instances: texts })).predictions; } finally { await c.dispose(); }',
+        '};',
+        'const pool = await answer({ replicas: 2 });',
+        'const one = await answer({});',
+        'const graphs = [...Deno.readDirSync(`${cacheDir}/graphs`)].map((e) => e.name).filter((n) => n.startsWith("packed-"));',
+        'const complete = graphs.map((g) => { try { return Deno.statSync(`${cacheDir}/graphs/${g}/complete.json`).isFile; } catch { return false; } });',
+        'console.log(JSON.stringify({ same: JSON.stringify(pool) === JSON.stringify(one), packed: graphs.length, complete }));',
+        'console.log(JSON.stringify(pool));',
+        'await Deno.remove(cacheDir, { recursive: true });',
+      ].join('\n'),
+    );
+    const r = await run(process.execPath, [join(REPO, 'node_modules/deno/bin.cjs'), 'run', '-A', 'pool.ts'], { cwd: app, env: jupyterEnv, timeout: 100_000 });
+    const [summary, predictions] = r.stdout.trim().split('\n');
+    expect(JSON.parse(summary ?? '{}'), r.stderr).toEqual({ same: true, packed: 1, complete: [true] });
+    // KServe's recorded answer for the first text (kserve-hf exchange v1-lc-example).
+    expect((JSON.parse(predictions ?? '[]') as unknown[])[0]).toEqual([[5, 6, 0, 0, 0, 0, 5, 8, 0, 1, 0]]);
+    expect(r.stderr).not.toMatch(/Uncaught|do not share packed weights/i);
+  });
+
   it('a killed headless run (a CI timeout) leaves no Deno kernel running', { timeout: 240_000 }, async () => {
     const pidFile = join(work, 'deno-kernel.pid');
     const source = `await Deno.writeTextFile(${JSON.stringify(pidFile)}, String(Deno.pid));\nawait new Promise((r) => setTimeout(r, 600_000));`;
