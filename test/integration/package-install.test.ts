@@ -52,6 +52,32 @@ afterAll(async () => {
 
 const npx = (args: string[], timeout = 60_000) => run('npx', ['inferkit', ...args], { cwd: app, env: ENV, timeout });
 
+/**
+ * `npx inferkit serve …` in `app`, offline, with its own model cache, in its own process group so that whatever a
+ * failure leaves behind can be killed (`killGroup`); its stdout and stderr gathered in `output.text`.
+ */
+function startServe(args: string[], cache: string) {
+  const proc = spawn('npx', ['inferkit', 'serve', ...args], {
+    cwd: app,
+    env: { ...ENV, INFERKIT_CACHE: cache, INFERKIT_OFFLINE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = { text: '' };
+  proc.stdout.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+  proc.stderr.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+  const killGroup = (): void => {
+    if (proc.pid !== undefined) {
+      try {
+        process.kill(-proc.pid, 'SIGKILL');
+      } catch {
+        // the group is gone: nothing was left behind
+      }
+    }
+  };
+  return { proc, output, killGroup };
+}
+
 describe('inferkit installed from its tarball into an empty folder', () => {
   it('installs on the Node it supports without engine warnings (no dependency that needs a newer Node)', () => {
     const engine = installLog.split('\n').filter((line) => /EBADENGINE|Unsupported engine/.test(line));
@@ -129,16 +155,7 @@ describe('inferkit installed from its tarball into an empty folder', () => {
   }, 60_000);
 
   it('npx inferkit serve answers, and SIGTERM to the npx process stops it and frees the port', async () => {
-    const proc = spawn('npx', ['inferkit', 'serve', 'node_modules/inferkit/examples/forecast.yaml', '--port', '0', '--host', '127.0.0.1'], {
-      cwd: app,
-      env: { ...ENV, INFERKIT_CACHE: join(work, 'cache'), INFERKIT_OFFLINE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so that whatever is left behind on a failure can be killed below.
-      detached: true,
-    });
-    const output = { text: '' };
-    proc.stdout.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-    proc.stderr.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    const { proc, output, killGroup } = startServe(['node_modules/inferkit/examples/forecast.yaml', '--port', '0', '--host', '127.0.0.1'], join(work, 'cache'));
     try {
       const [, url, port] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:(\d+))\s/, 30_000);
       await waitForText(proc, output, /models loaded:/, 30_000);
@@ -168,13 +185,7 @@ describe('inferkit installed from its tarball into an empty folder', () => {
       expect(refused, `port ${port} still accepts connections after SIGTERM to npx; output:\n${output.text}`).toBe(true);
       expect(output.text).toMatch(/stopping \((SIGTERM|npm exited)\)/);
     } finally {
-      if (proc.pid !== undefined) {
-        try {
-          process.kill(-proc.pid, 'SIGKILL');
-        } catch {
-          // the group is gone: nothing was left behind
-        }
-      }
+      killGroup();
     }
   }, 90_000);
 
@@ -210,15 +221,7 @@ describe('inferkit installed from its tarball into an empty folder', () => {
       ].join('\n'),
     );
     const cache = join(work, 'cache-pool');
-    const proc = spawn('npx', ['inferkit', 'serve', manifest, '--port', '0', '--host', '127.0.0.1', '--threads', '16'], {
-      cwd: app,
-      env: { ...ENV, INFERKIT_CACHE: cache, INFERKIT_OFFLINE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const output = { text: '' };
-    proc.stdout.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
-    proc.stderr.on('data', (c: Buffer) => (output.text += c.toString('utf8')));
+    const { proc, output, killGroup } = startServe([manifest, '--port', '0', '--host', '127.0.0.1', '--threads', '16'], cache);
     try {
       const [, url] = await waitForText(proc, output, /serving on (http:\/\/127\.0\.0\.1:\d+)\s/, 30_000);
       // The last start-up line: every model's lines are out before it.
@@ -237,13 +240,7 @@ describe('inferkit installed from its tarball into an empty folder', () => {
       expect(answer.status, answer.text).toBe(exchange?.response.status);
       expect(answer.json()).toEqual(exchange?.response.body);
     } finally {
-      if (proc.pid !== undefined) {
-        try {
-          process.kill(-proc.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
+      killGroup();
     }
   }, 120_000);
 
