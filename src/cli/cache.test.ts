@@ -9,6 +9,7 @@ import { cachedGraph } from '../checkpoint/graph-cache.js';
 import { openCheckpoint } from '../checkpoint/safetensors.js';
 import { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { externalizedGraph } from '../runtime/shared-weights/external-graph.js';
+import { hostTag } from '../runtime/shared-weights/stale-copies.js';
 
 /** A checkpoint folder of one tensor, and the graph cachedGraph builds of it into `cache`. */
 async function builtGraph(cache: string, value: number): Promise<{ checkpoint: string; folder: string }> {
@@ -70,13 +71,19 @@ describe('inferkit cache: what the model cache holds, and pruning what nothing c
     const exited = spawnSync(process.execPath, ['-e', '']).pid;
     at.abandoned = join(cache, 'graphs', `bert-fp32-0123456789abcdef.incomplete-${exited}-1`);
     at.recent = join(cache, 'graphs', `bert-fp32-fedcba9876543210.incomplete-${exited}-2`);
-    for (const dir of [at.abandoned, at.recent]) {
+    // Two hours old too, by a writer on another machine sharing the cache whose pid runs here (this test's own): that
+    // pid says nothing about it. And one this machine's live writer is still at.
+    at.elsewhere = join(cache, 'graphs', `bert-fp32-00112233445566aa.incomplete-other-host.example-${process.pid}-3`);
+    at.writing = join(cache, 'graphs', `bert-fp32-00112233445566bb.incomplete-${hostTag()}-${process.pid}-4`);
+    for (const dir of [at.abandoned, at.recent, at.elsewhere, at.writing]) {
       mkdirSync(dir);
       writeFileSync(join(dir, 'model.onnx.data'), new Uint8Array(4096));
     }
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
-    utimesSync(join(at.abandoned, 'model.onnx.data'), twoHoursAgo, twoHoursAgo);
-    utimesSync(at.abandoned, twoHoursAgo, twoHoursAgo);
+    for (const dir of [at.abandoned, at.elsewhere, at.writing]) {
+      utimesSync(join(dir, 'model.onnx.data'), twoHoursAgo, twoHoursAgo);
+      utimesSync(dir, twoHoursAgo, twoHoursAgo);
+    }
   });
 
   it('lists every folder with its kind, size and source, and which ones prune would remove and why', async () => {
@@ -84,7 +91,7 @@ describe('inferkit cache: what the model cache holds, and pruning what nothing c
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout) as { dir: string; bytes: number; entries: Listed[] };
     const byPath = new Map(report.entries.map((e) => [e.path, e]));
-    expect(report.entries.map((e) => e.kind).sort()).toEqual(['builtin', 'copy', 'download', 'graph', 'graph', 'unfinished', 'unfinished']);
+    expect(report.entries.map((e) => e.kind).sort()).toEqual(['builtin', 'copy', 'download', 'graph', 'graph', 'unfinished', 'unfinished', 'unfinished', 'unfinished']);
     expect(report.entries.find((e) => e.kind === 'download')).toMatchObject({ name: 'org/tiny-ner@main', bytes: 2 });
     expect(byPath.get(at.kept)).toMatchObject({ kind: 'graph', name: 'test fp32' });
     expect(byPath.get(at.kept)?.removable).toBeUndefined();
@@ -93,6 +100,8 @@ describe('inferkit cache: what the model cache holds, and pruning what nothing c
     expect(byPath.get(at.copy)?.bytes).toBeGreaterThan(12 * 2 ** 20);
     expect(byPath.get(at.abandoned)).toMatchObject({ kind: 'unfinished', name: 'bert-fp32-0123456789abcdef', removable: 'abandoned' });
     expect(byPath.get(at.recent)?.removable).toBeUndefined(); // its writer may still be at it
+    expect(byPath.get(at.elsewhere)).toMatchObject({ kind: 'unfinished', name: 'bert-fp32-00112233445566aa', removable: 'abandoned' });
+    expect(byPath.get(at.writing)?.removable).toBeUndefined(); // this machine's writer runs
     expect(report.bytes).toBe(report.entries.reduce((sum, e) => sum + e.bytes, 0));
 
     const text = await runCli(['cache', '--cache', cache]);
@@ -100,7 +109,7 @@ describe('inferkit cache: what the model cache holds, and pruning what nothing c
     expect(text.stdout.split('\n')[0]).toMatch(/^KIND\s+SIZE\s+AGE\s+NAME\s+SOURCE$/);
     expect(text.stdout).toMatch(/\(gone\)/);
     expect(text.stdout).toMatch(/\(abandoned\)/);
-    expect(text.stdout).toMatch(new RegExp(`7 folders, .* in ${cache}; 2 removable \\(.*\\): inferkit cache prune`));
+    expect(text.stdout).toMatch(new RegExp(`9 folders, .* in ${cache}; 3 removable \\(.*\\): inferkit cache prune`));
   });
 
   it('prune --dry-run says what it would remove and removes nothing; prune removes only that', async () => {
@@ -108,15 +117,17 @@ describe('inferkit cache: what the model cache holds, and pruning what nothing c
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`would remove ${at.gone} (graph test fp32, `);
     expect(dry.stdout).toContain(`would remove ${at.abandoned} (unfinished bert-fp32-0123456789abcdef, 4 KiB, abandoned)`);
-    expect(dry.stdout).toMatch(/would remove 2 folders, /);
-    expect(existsSync(at.gone) && existsSync(at.abandoned)).toBe(true);
+    expect(dry.stdout).toContain(`would remove ${at.elsewhere} (unfinished bert-fp32-00112233445566aa, 4 KiB, abandoned)`);
+    expect(dry.stdout).toMatch(/would remove 3 folders, /);
+    expect(existsSync(at.gone) && existsSync(at.abandoned) && existsSync(at.elsewhere)).toBe(true);
 
     const prune = await runCli(['cache', 'prune', '--cache', cache]);
     expect(prune.code).toBe(0);
-    expect(prune.stdout).toMatch(new RegExp(`removed 2 folders, .* from ${cache}`));
+    expect(prune.stdout).toMatch(new RegExp(`removed 3 folders, .* from ${cache}`));
     expect(existsSync(at.gone)).toBe(false);
     expect(existsSync(at.abandoned)).toBe(false);
-    for (const left of [at.kept, at.copy, at.recent, join(cache, 'models', 'org--tiny-ner', 'main'), join(cache, 'builtin', 'ner-fixture-cased')]) {
+    expect(existsSync(at.elsewhere)).toBe(false);
+    for (const left of [at.kept, at.copy, at.recent, at.writing, join(cache, 'models', 'org--tiny-ner', 'main'), join(cache, 'builtin', 'ner-fixture-cased')]) {
       expect(existsSync(left)).toBe(true);
     }
     const after = JSON.parse((await runCli(['cache', '--cache', cache, '--json'])).stdout) as { entries: Listed[] };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
 import { isAlive } from '../hub/with-file-lock.js';
-import { COPY_NAME, sourceGone, unfinishedOf } from '../runtime/shared-weights/stale-copies.js';
+import { COPY_NAME, hostTag, sourceGone, unfinishedOf } from '../runtime/shared-weights/stale-copies.js';
 
 /** What one folder of the model cache holds. */
 export type ModelCacheKind =
@@ -16,7 +16,7 @@ export type ModelCacheKind =
   | 'copy'
   /** A built-in fixture model (`builtin/<name>/`). */
   | 'builtin'
-  /** A graph or copy a process started writing and did not finish (`graphs/….incomplete-<pid>-<ms>/`). */
+  /** A graph or copy a process started writing and did not finish (`graphs/….incomplete-<host>-<pid>-<ms>/`). */
   | 'unfinished';
 
 /** One folder of the model cache. */
@@ -34,7 +34,8 @@ export interface ModelCacheEntry {
   source?: string;
   /**
    * Why {@link pruneModelCache} removes it, if it does: its source is gone (nothing finds it again: graphs and copies are
-   * found through their source's files), or a writer left it unfinished over an hour ago and is no longer running.
+   * found through their source's files), or a writer left it unfinished over an hour ago and is no longer running (a writer on another machine sharing the
+   * cache, named in the folder, cannot be looked up: there the hour alone decides).
    */
   removable?: 'source gone' | 'abandoned';
 }
@@ -110,7 +111,9 @@ async function graphs(cacheDir: string): Promise<ModelCacheEntry[]> {
     const size = await usage(path);
     const unfinished = unfinishedOf(name);
     if (unfinished !== undefined) {
-      const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && !isAlive(unfinished.pid);
+      // Another machine's writer (a cache shared between machines) cannot be looked up here: its age alone decides.
+      const elsewhere = unfinished.host !== undefined && unfinished.host !== hostTag();
+      const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && (elsewhere || !isAlive(unfinished.pid));
       out.push({ kind: 'unfinished', name: unfinished.of, path, ...size, ...(abandoned ? { removable: 'abandoned' as const } : {}) });
       continue;
     }

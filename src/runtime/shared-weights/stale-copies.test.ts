@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
 import { externalizedGraph } from './external-graph.js';
+import { hostTag, unfinishedFolder, unfinishedOf } from './stale-copies.js';
 
 const WIDTH = 1024;
 
@@ -72,5 +73,18 @@ describe('externalizedGraph: a new copy for a changed graph file removes the sta
     expect(JSON.parse(readFileSync(join(thirdCopy, 'complete.json'), 'utf8'))).toMatchObject({ host: hostname() });
     expect(existsSync(second)).toBe(true); // its source is still there
     expect(existsSync(thirdCopy)).toBe(true);
+  });
+});
+
+describe('the name of a folder being written', () => {
+  it('names the folder it becomes, its writer and the machine, and is read back; an older name without the machine too', () => {
+    const name = basename(unfinishedFolder('/cache/graphs/bert-fp32-0123456789abcdef'));
+    expect(name).toMatch(/^bert-fp32-0123456789abcdef\.incomplete-[A-Za-z0-9._-]+-\d+-\d+$/);
+    expect(unfinishedOf(name)).toEqual({ of: 'bert-fp32-0123456789abcdef', pid: process.pid, host: hostTag() });
+    // A host name with dashes and dots, and one of digits alone.
+    expect(unfinishedOf('packed-0123456789abcdef.incomplete-gpu-node-7.cluster-4242-1700000000000')).toEqual({ of: 'packed-0123456789abcdef', pid: 4242, host: 'gpu-node-7.cluster' });
+    expect(unfinishedOf('x.incomplete-123-77-999')).toEqual({ of: 'x', pid: 77, host: '123' });
+    expect(unfinishedOf('x.incomplete-77-999')).toEqual({ of: 'x', pid: 77 });
+    expect(unfinishedOf('bert-fp32-0123456789abcdef')).toBeUndefined();
   });
 });

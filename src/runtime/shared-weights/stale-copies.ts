@@ -30,16 +30,29 @@ export const COPY_NAME = /^(external|packed)-[0-9a-f]{16}$/;
 
 /**
  * Where cache folder `dir` (a copy or a built graph) is written before it is renamed into place:
- * `<dir>.incomplete-<pid>-<ms>`, naming its writer, by which the cache's scan tells an abandoned one (model-cache/).
+ * `<dir>.incomplete-<host>-<pid>-<ms>`, naming its writer and the machine it runs on, by which the cache's scan tells
+ * an abandoned one (model-cache/): a pid means something only on its own machine.
  */
 export function unfinishedFolder(dir: string): string {
-  return `${dir}.incomplete-${process.pid}-${Date.now()}`;
+  return `${dir}.incomplete-${hostTag()}-${process.pid}-${Date.now()}`;
 }
 
-/** For the name of an {@link unfinishedFolder}: the folder it was to become and its writer's pid; else undefined. */
-export function unfinishedOf(name: string): { of: string; pid: number } | undefined {
-  const m = /^(.*)\.incomplete-(\d+)-\d+$/.exec(name);
-  return m === null ? undefined : { of: m[1], pid: Number(m[2]) };
+/** This machine's host name as an unfinished folder's name carries it: file-name safe, at most 64 characters. */
+export function hostTag(): string {
+  return hostname().replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 64) || 'host';
+}
+
+/**
+ * For the name of an {@link unfinishedFolder}: the folder it was to become, its writer's pid and the machine's
+ * {@link hostTag} (absent in names written before it carried one: taken as this machine's); else undefined.
+ */
+export function unfinishedOf(name: string): { of: string; pid: number; host?: string } | undefined {
+  const m = /^(.*)\.incomplete-(.+)-(\d+)-\d+$/.exec(name);
+  if (m !== null) {
+    return { of: m[1] ?? '', pid: Number(m[3]), host: m[2] ?? '' };
+  }
+  const old = /^(.*)\.incomplete-(\d+)-\d+$/.exec(name);
+  return old === null ? undefined : { of: old[1] ?? '', pid: Number(old[2]) };
 }
 
 /**
