@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_DIR, loadExchanges } from '../conformance/exchanges.js';
 import { consumerPackageJson, outputsOf } from './package-install-helpers.js';
 import { expectKilledRunLeavesNoKernel } from './killed-kernel.js';
 import { packedTarball } from './packed-tarball.js';
@@ -165,7 +166,8 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
   it("a replica pool under Deno maps one packed copy made by the package's copy script, and answers as one session does", { timeout: 120_000 }, async () => {
     // The pool's packed copy is made in a child process (node:child_process fork of the package's own script), which
     // Deno runs with its Node compatibility; where no child can start it would fall back to a worker thread.
-    const model = join(REPO, '../shared/conformance/kserve-hf/model');
+    const model = join(CONFORMANCE_DIR, 'model');
+    const recorded = loadExchanges().find((e) => e.id === 'v1-lc-example');
     await writeFile(
       join(app, 'pool.ts'),
       [
@@ -188,8 +190,9 @@ describe("inferkit in Deno's Jupyter kernel, installed from its tarball", () => 
     const r = await run(process.execPath, [join(REPO, 'node_modules/deno/bin.cjs'), 'run', '-A', 'pool.ts'], { cwd: app, env: jupyterEnv, timeout: 100_000 });
     const [summary, predictions] = r.stdout.trim().split('\n');
     expect(JSON.parse(summary ?? '{}'), r.stderr).toEqual({ same: true, packed: 1, complete: [true] });
-    // KServe's recorded answer for the first text (kserve-hf exchange v1-lc-example).
-    expect((JSON.parse(predictions ?? '[]') as unknown[])[0]).toEqual([[5, 6, 0, 0, 0, 0, 5, 8, 0, 1, 0]]);
+    // KServe's recorded answer for the first text (kserve-hf exchange v1-lc-example, the same text).
+    expect(recorded?.request.body).toEqual({ instances: ['My name is Wolfgang and I live in Berlin'] });
+    expect((JSON.parse(predictions ?? '[]') as unknown[])[0]).toEqual((recorded?.response.body as { predictions: unknown[] }).predictions[0]);
     expect(r.stderr).not.toMatch(/Uncaught|do not share packed weights/i);
   });
 

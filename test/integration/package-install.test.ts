@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_DIR, loadExchanges } from '../conformance/exchanges.js';
 import { waitForText } from '../fixtures/wait-for-text.js';
 import { consumerPackageJson, notebookJson, outputsOf } from './package-install-helpers.js';
 import { packedTarball } from './packed-tarball.js';
@@ -192,12 +193,7 @@ describe('inferkit installed from its tarball into an empty folder', () => {
   it('npx inferkit serve on a 16-thread plan builds a checkpoint, opens its replicas on one packed copy made by the installed package, and answers as KServe did', async () => {
     // What a 16-core host gets by default (4 × 4 replicas and a latency session, every session mapping one packed copy
     // made in a child process from the package's own script): the conformance checkpoint, built from its safetensors.
-    const set = join(REPO, '../shared/conformance/kserve-hf');
-    const exchange = (await readFile(join(set, 'exchanges.jsonl'), 'utf8'))
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { id: string; request: { path: string; body: unknown }; response: { status: number; body: unknown } })
-      .find((e) => e.id === 'v1-lc-example');
+    const exchange = loadExchanges().find((e) => e.id === 'v1-lc-example');
     expect(exchange, 'the recorded exchange v1-lc-example').toBeDefined();
     const manifest = join(work, 'ner.yaml');
     await writeFile(
@@ -214,7 +210,7 @@ describe('inferkit installed from its tarball into an empty folder', () => {
         '        name: huggingface',
         '      args:',
         '        - --model_name=bert',
-        `        - --model_id=${join(set, 'model')}`,
+        `        - --model_id=${join(CONFORMANCE_DIR, 'model')}`,
         '        - --task=token_classification',
         '        - --graph_source=checkpoint',
         '',
