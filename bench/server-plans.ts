@@ -92,14 +92,19 @@ export async function serverPlansTable(o: ServerPlansOptions): Promise<Table> {
           const split = server.replicaThreads;
           const latency = server.latencyThreads;
           const sessions = `${split.length} × ${split[0] ?? '?'}${latency !== undefined ? ` + latency × ${latency}` : ''}${plan.prepack ? ', prepacked' : ''}`;
-          const growth = (at: ProcessMemory): string => {
-            const grown = at.bytes !== undefined && server.before.bytes !== undefined ? at.bytes - server.before.bytes : undefined;
-            return grown !== undefined && server.weightsBytes !== undefined ? `${(grown / 2 ** 30).toFixed(2)} (${formatRatio(grown, server.weightsBytes)})` : 'n/a';
+          // Growth from before the server started, in GiB and × the weights (`gib: false`: the ratio alone), by `key`.
+          const growth = (at: PlanMemory, key: keyof PlanMemory, gib = true): string => {
+            const now = at[key];
+            const then = server.before[key];
+            if (now === undefined || then === undefined || server.weightsBytes === undefined) {
+              return 'n/a';
+            }
+            const ratio = formatRatio(now - then, server.weightsBytes);
+            return gib ? `${((now - then) / 2 ** 30).toFixed(2)} (${ratio})` : ratio;
           };
-          const grownAfter = growth(memoryAfter);
-          const pssGrowth = (at: ProcessMemory): string => (at.pss !== undefined && server.before.pss !== undefined && server.weightsBytes !== undefined ? formatRatio(at.pss - server.before.pss, server.weightsBytes) : 'n/a');
-          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; memory growth at load ${growth(server.loaded)}, after c=32 ${grownAfter} (PSS: ${pssGrowth(server.loaded)}, ${pssGrowth(memoryAfter)})`);
-          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, growth(server.loaded), grownAfter];
+          const grownAfter = growth(memoryAfter, 'bytes');
+          o.log(`[${set}] plan ${plan.name} (${sessions}): c=32 ${formatNumber(rate)} sentences/s, limit around it ${formatNumber(around)}; c=8 ${formatNumber(moderate.requests / moderate.seconds)}; memory growth at load ${growth(server.loaded, 'bytes')}, after c=32 ${grownAfter} (PSS: ${growth(server.loaded, 'pss', false)}, ${growth(memoryAfter, 'pss', false)})`);
+          return [set, formatNumber(meanTokens), `${plan.name} (${sessions})`, formatNumber(rate), formatRatio(rate, around), formatNumber(moderate.requests / moderate.seconds), formatRatio(moderate.requests / moderate.seconds, around), `${formatNumber(around)} (b${limit.lead.batch}, ${limit.lead.config})`, growth(server.loaded, 'bytes'), grownAfter];
         });
         rows.push(row);
       }
@@ -160,14 +165,14 @@ function residentOnce(): number | undefined {
   return anonymous + [...files.values()].reduce((a, b) => a + b, 0);
 }
 
-/** A plan's server process's memory at one moment (see {@link residentOnce}). */
-interface ProcessMemory {
+/** A plan's server process's memory at one moment: {@link residentOnce}, and its PSS. */
+interface PlanMemory {
   bytes?: number;
   /** PSS (`/proc/self/smaps_rollup`), for the log: it splits pages with other processes mapping them. */
   pss?: number;
 }
 
-function memoryNow(): ProcessMemory {
+function memoryNow(): PlanMemory {
   const pss = processMemory().pssBytes;
   return { bytes: residentOnce(), ...(pss !== undefined ? { pss } : {}) };
 }
@@ -179,13 +184,13 @@ interface PlanServerReady {
   latencyThreads?: number;
   weightsBytes?: number;
   /** Its memory before the server started, and once the model had loaded. */
-  before: ProcessMemory;
-  loaded: ProcessMemory;
+  before: PlanMemory;
+  loaded: PlanMemory;
 }
 
 /** A plan's server, as the parent sees it: its port and plan, and its process's memory on demand. */
 interface PlanServer extends PlanServerReady {
-  memory(): Promise<ProcessMemory>;
+  memory(): Promise<PlanMemory>;
 }
 
 /** What the parent asks of a plan's server process. */
@@ -205,9 +210,9 @@ async function withPlanServer<T>(job: PlanServerJob, body: (server: PlanServer) 
   const child = fork(process.argv[1] ?? '', ['--serve-child', JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const ready = await nextMessage<PlanServerReady>(child, 'ready', 600_000);
-    const memory = async (): Promise<ProcessMemory> => {
+    const memory = async (): Promise<PlanMemory> => {
       child.send({ type: 'memory' });
-      return nextMessage<ProcessMemory>(child, 'memory', 60_000);
+      return nextMessage<PlanMemory>(child, 'memory', 60_000);
     };
     const out = await body({ ...ready, memory });
     child.send({ type: 'close' });
