@@ -1,15 +1,12 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeTokenClassifierRepo } from '../../src/onnx/model-repo.js';
 import { nerFixtureVocab } from '../../src/onnx/ner-fixture-vocab.js';
-import { processMemory } from '../../src/runtime/shared-weights/process-memory.js';
 import { defaultLoaders } from '../../src/server/default-loaders.js';
 import { serve } from '../../src/server/serve.js';
+import { settledMemory } from '../settled-memory.js';
 import { http, isvc } from './server-http.js';
 
 /**
@@ -32,28 +29,6 @@ beforeAll(async () => {
   await writeTokenClassifierRepo(tiny, { vocab: nerFixtureVocab(true), model: { layers: 1, hidden: 32, heads: 2 } });
   weights = (await stat(join(dir, 'onnx', 'model.onnx'))).size;
 }, LOAD_MS);
-
-/**
- * The process's memory once garbage is gone: a full GC, then at most 3 s until RSS moves by under 2 MiB in 200 ms.
- * Without it, the baseline held 0.24–0.46 GB of garbage (what writing the 225 MiB repo in beforeAll, and the test
- * before, left for the GC: 1–2× the weights), and a growth read low by what V8 freed mid-test; one CI run read the
- * replicas' PSS growth as -0.25×. Settled, the baseline is 0.19 GB and the growths read 1.21–1.23× and 1.68–1.72×.
- */
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-async function settledMemory(): Promise<ReturnType<typeof processMemory>> {
-  let last = processMemory();
-  for (let i = 0; i < 15; i++) {
-    gc();
-    await sleep(200);
-    const now = processMemory();
-    if (Math.abs(now.rssBytes - last.rssBytes) < 2 * 2 ** 20) {
-      return now;
-    }
-    last = now;
-  }
-  return last;
-}
 
 const serveBert = (modelDir: string, replicas?: number) =>
   serve([isvc('bert', { args: ['--model_name=bert', `--model_id=${modelDir}`, '--task=token_classification'] })], {
