@@ -9,7 +9,7 @@ import { cachedGraph } from '../checkpoint/graph-cache.js';
 import { openCheckpoint } from '../checkpoint/safetensors.js';
 import { OnnxGraphBuilder } from '../onnx/graph-builder.js';
 import { externalizedGraph } from '../runtime/shared-weights/external-graph.js';
-import { hostTag } from '../runtime/shared-weights/stale-copies.js';
+import { unfinishedFolder } from '../runtime/shared-weights/stale-copies.js';
 
 /** A checkpoint folder of one tensor, and the graph cachedGraph builds of it into `cache`. */
 async function builtGraph(cache: string, value: number): Promise<{ checkpoint: string; folder: string }> {
@@ -74,7 +74,7 @@ describe('inferkit cache: what the model cache holds, and pruning what nothing c
     // Two hours old too, by a writer on another machine sharing the cache whose pid runs here (this test's own): that
     // pid says nothing about it. And one this machine's live writer is still at.
     at.elsewhere = join(cache, 'graphs', `bert-fp32-00112233445566aa.incomplete-other-host.example-${process.pid}-3`);
-    at.writing = join(cache, 'graphs', `bert-fp32-00112233445566bb.incomplete-${hostTag()}-${process.pid}-4`);
+    at.writing = unfinishedFolder(join(cache, 'graphs', 'bert-fp32-00112233445566bb'));
     for (const dir of [at.abandoned, at.recent, at.elsewhere, at.writing]) {
       mkdirSync(dir);
       writeFileSync(join(dir, 'model.onnx.data'), new Uint8Array(4096));

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { withFileLock } from './with-file-lock.js';
+import { pidSpace, withFileLock } from './with-file-lock.js';
 
 let root: string;
 beforeAll(() => {
@@ -45,6 +45,26 @@ describe('withFileLock', () => {
     await expect(withFileLock(lock, () => Promise.resolve('mine'), { timeoutMs: 5000 })).resolves.toBe('mine');
     expect(Date.now() - t0).toBeLessThan(1000);
     expect(readdirSync(root).filter((f) => f.startsWith('dead'))).toEqual([]);
+  });
+
+  it('names its pid space in the lock; a dead pid of this pid space is taken over at once, one of another pid space under this host name only once stale', async () => {
+    const held = join(root, 'space.lock');
+    const body = await withFileLock(held, () => Promise.resolve(JSON.parse(readFileSync(held, 'utf8')) as Record<string, unknown>));
+    expect(body).toMatchObject({ pid: process.pid, host: hostname(), pidSpace: pidSpace() });
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const here = join(root, 'dead-here.lock');
+    writeFileSync(here, JSON.stringify({ pid: gone, host: hostname(), pidSpace: pidSpace(), time: new Date().toISOString(), token: 'old' }));
+    await expect(withFileLock(here, () => Promise.resolve('mine'), { timeoutMs: 5000 })).resolves.toBe('mine');
+    // The same host name, another pid space (a container of that name, restarted): the pid cannot be looked up here.
+    const there = join(root, 'elsewhere.lock');
+    const other = pidSpace() === 'ffffffff' ? 'eeeeeeee' : 'ffffffff';
+    writeFileSync(there, JSON.stringify({ pid: gone, host: hostname(), pidSpace: other, time: new Date().toISOString(), token: 'theirs' }));
+    const err = await withFileLock(there, () => Promise.resolve(0), { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'InferkitError', code: 'timeout' });
+    expect(JSON.parse(readFileSync(there, 'utf8'))).toMatchObject({ token: 'theirs' });
+    const past = new Date(Date.now() - 120_000);
+    utimesSync(there, past, past);
+    await expect(withFileLock(there, () => Promise.resolve('after'), { timeoutMs: 2000, staleMs: 60_000 })).resolves.toBe('after');
   });
 
   it('takes over a lock of a live process that was not refreshed within staleMs', async () => {

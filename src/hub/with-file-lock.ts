@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { link, mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -10,7 +11,7 @@ export interface FileLockOptions {
   timeoutMs?: number;
   /**
    * A lock file not refreshed for this long (ms) is taken over; the holder refreshes it every
-   * `staleMs / 4`. A lock of a dead process on this host is taken over at once. @default 60_000
+   * `staleMs / 4`. A lock of a dead process on this host (in this {@link pidSpace}) is taken over at once. @default 60_000
    */
   staleMs?: number;
   /** Stops waiting with the signal's reason. */
@@ -22,9 +23,9 @@ const queues = new Map<string, Promise<void>>();
 
 /**
  * Runs `fn` while holding an exclusive lock on `lockPath`, across processes (a file created with
- * `open(path, 'wx')` holding pid, host, time and a random token) and within this process (a FIFO
+ * `open(path, 'wx')` holding pid, host, pid space, time and a random token) and within this process (a FIFO
  * queue per path, so concurrent callers run one after another). Waiting is bounded by
- * `timeoutMs`; stale locks (dead pid on this host, or not refreshed for `staleMs`) are broken.
+ * `timeoutMs`; stale locks (a dead pid in this host's pid space, or not refreshed for `staleMs`) are broken.
  */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, o: FileLockOptions = {}): Promise<T> {
   const timeoutMs = o.timeoutMs ?? 600_000;
@@ -102,7 +103,8 @@ async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 async function acquire(lockPath: string, deadline: number, staleMs: number, signal?: AbortSignal): Promise<string> {
   const token = randomBytes(8).toString('hex');
-  const body = JSON.stringify({ pid: process.pid, host: hostname(), time: new Date().toISOString(), token });
+  const space = pidSpace();
+  const body = JSON.stringify({ pid: process.pid, host: hostname(), ...(space !== undefined ? { pidSpace: space } : {}), time: new Date().toISOString(), token });
   await mkdir(dirname(lockPath), { recursive: true });
   let holder = 'unknown holder';
   // Bounded twice: by the deadline, and by a turn count (each turn sleeps at least 25 ms).
@@ -151,7 +153,7 @@ async function inspect(lockPath: string, staleMs: number): Promise<LockView> {
   } catch {
     return { raw, holder: 'a process that just released it' };
   }
-  let info: { pid?: unknown; host?: unknown } = {};
+  let info: { pid?: unknown; host?: unknown; pidSpace?: unknown } = {};
   try {
     info = JSON.parse(raw) as typeof info;
   } catch {
@@ -159,7 +161,9 @@ async function inspect(lockPath: string, staleMs: number): Promise<LockView> {
   }
   const pid = typeof info.pid === 'number' ? info.pid : undefined;
   const holder = pid === undefined ? 'an unknown process' : `pid ${pid}${typeof info.host === 'string' ? ` on ${info.host}` : ''}`;
-  if (pid !== undefined && info.host === hostname() && !isAlive(pid)) {
+  // A lock written before it named its pid space (an older inferkit) is judged by the host name alone, as then.
+  const here = info.host === hostname() && (info.pidSpace === undefined || info.pidSpace === pidSpace());
+  if (pid !== undefined && here && !isAlive(pid)) {
     return { raw, holder, stale: 'dead holder' };
   }
   if (Date.now() - mtime > staleMs) {
@@ -176,6 +180,27 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+let space: string | undefined | null = null;
+
+/**
+ * Where this process's pid means something, beyond the host name: on Linux 8 hex digits of the kernel's boot id and the
+ * pid namespace (`/proc/self/ns/pid`); undefined where those cannot be read (then the host name alone stands for it).
+ * Two processes with the same host name can still see different pids: containers given one name (a restarted pod keeps
+ * its name and starts over at pid 1, so a dead writer's pid is often alive again), or the same machine after a reboot.
+ * A pid is looked up ({@link isAlive}) only where it was written in this pid space.
+ */
+export function pidSpace(): string | undefined {
+  if (space === null) {
+    try {
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      space = createHash('sha256').update(`${boot} ${readlinkSync('/proc/self/ns/pid')}`).digest('hex').slice(0, 8);
+    } catch {
+      space = undefined;
+    }
+  }
+  return space;
 }
 
 /**

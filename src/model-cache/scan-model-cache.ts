@@ -3,7 +3,7 @@ import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { envCacheDir } from '../config.js';
 import { InferkitError } from '../errors.js';
-import { isAlive } from '../hub/with-file-lock.js';
+import { isAlive, pidSpace } from '../hub/with-file-lock.js';
 import { COPY_NAME, hostTag, sourceGone, unfinishedOf } from '../runtime/shared-weights/stale-copies.js';
 
 /** What one folder of the model cache holds. */
@@ -16,7 +16,7 @@ export type ModelCacheKind =
   | 'copy'
   /** A built-in fixture model (`builtin/<name>/`). */
   | 'builtin'
-  /** A graph or copy a process started writing and did not finish (`graphs/….incomplete-<host>-<pid>-<ms>/`). */
+  /** A graph or copy a process started writing and did not finish (`graphs/….incomplete-<host>+<pid space>-<pid>-<ms>/`). */
   | 'unfinished';
 
 /** One folder of the model cache. */
@@ -111,8 +111,9 @@ async function graphs(cacheDir: string): Promise<ModelCacheEntry[]> {
     const size = await usage(path);
     const unfinished = unfinishedOf(name);
     if (unfinished !== undefined) {
-      // Another machine's writer (a cache shared between machines) cannot be looked up here: its age alone decides.
-      const elsewhere = unfinished.host !== undefined && unfinished.host !== hostTag();
+      // Another machine's writer (a cache shared between machines), or one in another pid space of this host name (a
+      // container restarted under its name, a reboot), cannot be looked up here: its age alone decides.
+      const elsewhere = (unfinished.host !== undefined && unfinished.host !== hostTag()) || (unfinished.space !== undefined && unfinished.space !== pidSpace());
       const abandoned = Date.now() - size.modified.getTime() > ABANDONED_MS && (elsewhere || !isAlive(unfinished.pid));
       out.push({ kind: 'unfinished', name: unfinished.of, path, ...size, ...(abandoned ? { removable: 'abandoned' as const } : {}) });
       continue;

@@ -3,6 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxGraphBuilder } from '../../onnx/graph-builder.js';
+import { pidSpace } from '../../hub/with-file-lock.js';
 import { externalizedGraph } from './external-graph.js';
 import { hostTag, unfinishedFolder, unfinishedOf } from './stale-copies.js';
 
@@ -77,12 +78,14 @@ describe('externalizedGraph: a new copy for a changed graph file removes the sta
 });
 
 describe('the name of a folder being written', () => {
-  it('names the folder it becomes, its writer and the machine, and is read back; an older name without the machine too', () => {
+  it('names the folder it becomes, its writer, the machine and its pid space, and is read back; older names without the pid space or the machine too', () => {
     const name = basename(unfinishedFolder('/cache/graphs/bert-fp32-0123456789abcdef'));
-    expect(name).toMatch(/^bert-fp32-0123456789abcdef\.incomplete-[A-Za-z0-9._-]+-\d+-\d+$/);
-    expect(unfinishedOf(name)).toEqual({ of: 'bert-fp32-0123456789abcdef', pid: process.pid, host: hostTag() });
-    // A host name with dashes and dots, and one of digits alone.
+    expect(name).toMatch(/^bert-fp32-0123456789abcdef\.incomplete-[A-Za-z0-9._-]+\+[0-9a-f]{8}-\d+-\d+$/);
+    expect(unfinishedOf(name)).toEqual({ of: 'bert-fp32-0123456789abcdef', pid: process.pid, host: hostTag(), space: pidSpace() });
+    // A host name with dashes and dots, and one of digits alone; with a pid space and without (names before it).
+    expect(unfinishedOf('packed-0123456789abcdef.incomplete-gpu-node-7.cluster+0a1b2c3d-4242-1700000000000')).toEqual({ of: 'packed-0123456789abcdef', pid: 4242, host: 'gpu-node-7.cluster', space: '0a1b2c3d' });
     expect(unfinishedOf('packed-0123456789abcdef.incomplete-gpu-node-7.cluster-4242-1700000000000')).toEqual({ of: 'packed-0123456789abcdef', pid: 4242, host: 'gpu-node-7.cluster' });
+    expect(unfinishedOf('x.incomplete-123+ffffffff-77-999')).toEqual({ of: 'x', pid: 77, host: '123', space: 'ffffffff' });
     expect(unfinishedOf('x.incomplete-123-77-999')).toEqual({ of: 'x', pid: 77, host: '123' });
     expect(unfinishedOf('x.incomplete-77-999')).toEqual({ of: 'x', pid: 77 });
     expect(unfinishedOf('bert-fp32-0123456789abcdef')).toBeUndefined();

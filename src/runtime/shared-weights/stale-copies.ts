@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pidSpace } from '../../hub/with-file-lock.js';
 
 /** The copies the model cache keeps of a graph: its external-data copy, and its packed copy (./packed-graph.ts). */
 export type CopyKind = 'external' | 'packed';
@@ -30,26 +31,29 @@ export const COPY_NAME = /^(external|packed)-[0-9a-f]{16}$/;
 
 /**
  * Where cache folder `dir` (a copy or a built graph) is written before it is renamed into place:
- * `<dir>.incomplete-<host>-<pid>-<ms>`, naming its writer and the machine it runs on, by which the cache's scan tells
- * an abandoned one (model-cache/): a pid means something only on its own machine.
+ * `<dir>.incomplete-<host>+<space>-<pid>-<ms>`, naming its writer, the machine it runs on and the pid space there
+ * ({@link pidSpace}; `<host>` alone where it cannot be read), by which the cache's scan tells an abandoned one
+ * (model-cache/): a pid means something only in its own pid space.
  */
 export function unfinishedFolder(dir: string): string {
-  return `${dir}.incomplete-${hostTag()}-${process.pid}-${Date.now()}`;
+  const space = pidSpace();
+  return `${dir}.incomplete-${hostTag()}${space !== undefined ? `+${space}` : ''}-${process.pid}-${Date.now()}`;
 }
 
-/** This machine's host name as an unfinished folder's name carries it: file-name safe, at most 64 characters. */
+/** This machine's host name as an unfinished folder's name carries it: file-name safe (never a `+`), at most 64 characters. */
 export function hostTag(): string {
   return hostname().replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 64) || 'host';
 }
 
 /**
- * For the name of an {@link unfinishedFolder}: the folder it was to become, its writer's pid and the machine's
- * {@link hostTag} (absent in names written before it carried one: taken as this machine's); else undefined.
+ * For the name of an {@link unfinishedFolder}: the folder it was to become, its writer's pid, the machine's
+ * {@link hostTag} (absent in names written before it carried one: taken as this machine's) and the writer's
+ * {@link pidSpace} (absent in names written before it carried one, or where it could not be read); else undefined.
  */
-export function unfinishedOf(name: string): { of: string; pid: number; host?: string } | undefined {
-  const m = /^(.*)\.incomplete-(.+)-(\d+)-\d+$/.exec(name);
+export function unfinishedOf(name: string): { of: string; pid: number; host?: string; space?: string } | undefined {
+  const m = /^(.*)\.incomplete-(.+?)(?:\+([0-9a-f]+))?-(\d+)-\d+$/.exec(name);
   if (m !== null) {
-    return { of: m[1] ?? '', pid: Number(m[3]), host: m[2] ?? '' };
+    return { of: m[1] ?? '', pid: Number(m[4]), host: m[2] ?? '', ...(m[3] !== undefined ? { space: m[3] } : {}) };
   }
   const old = /^(.*)\.incomplete-(\d+)-\d+$/.exec(name);
   return old === null ? undefined : { of: old[1] ?? '', pid: Number(old[2]) };
