@@ -9,7 +9,7 @@
  * machine are marked busy.
  * With `--family` (repeatable or a comma list of bert, distilbert, roberta, xlm-r, deberta-v3, electra): one table of
  * those families instead, each served from a random base-sized safetensors checkpoint (./server-limit-families.ts).
- * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only] [--family F]`.
+ * Run: `npx tsx bench/server-limit.ts [--quick] [--layers N] [--cell-ms MS] [--threads N] [--forecast-only] [--forecast-replicas 4,16] [--family F]`.
  */
 import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -48,6 +48,8 @@ export interface ServerLimitBenchOptions extends BenchOptions {
   cellMs?: number;
   /** Only the forecast route's table (`--forecast-only`). @default false */
   forecastOnly?: boolean;
+  /** The forecast route's `--replicas N` plans beside its default (`--forecast-replicas 4,16`). @default [threads] */
+  forecastReplicas?: number[];
   /**
    * Instead of the generated-BERT tables: one table of these families, each a random base-sized checkpoint built
    * from safetensors by the server (`--family bert,roberta …`; see ./server-limit-families.ts). @default none
@@ -341,7 +343,8 @@ export async function runServerLimitBench(options: ServerLimitBenchOptions = {})
   const cellMs = options.cellMs ?? (options.quick ? 800 : 3000);
   const budget = availableCpus();
   const cpus = options.threads ?? budget.cpus;
-  const forecast = () => forecastLimitTable({ shape: options.quick ? BOLT_TINY : BOLT_SMALL, threads: cpus, cellMs, cpus: budget.affinity, log });
+  const forecast = () =>
+    forecastLimitTable({ shape: options.quick ? BOLT_TINY : BOLT_SMALL, threads: cpus, cellMs, cpus: budget.affinity, log, ...(options.forecastReplicas !== undefined ? { replicaPlans: options.forecastReplicas } : {}) });
   if (options.forecastOnly === true) {
     return { tables: [await forecast()] };
   }
@@ -474,7 +477,18 @@ if (/server-limit\.(ts|mjs)$/.test(process.argv[1] ?? '')) {
     return i >= 0 ? Number(argv[i + 1]) : undefined;
   };
   const families = parseFamilies(argv.filter((_, i) => argv[i - 1] === '--family'));
-  runServerLimitBench({ quick: argv.includes('--quick'), layers: num('--layers'), cellMs: num('--cell-ms'), threads: num('--threads'), forecastOnly: argv.includes('--forecast-only'), families, log: (l) => process.stderr.write(`${l}\n`) })
+  const replicaList = (args: string[]): number[] | undefined => {
+    const i = args.indexOf('--forecast-replicas');
+    if (i < 0) {
+      return undefined;
+    }
+    const list = (args[i + 1] ?? '').split(',').map(Number);
+    if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1)) {
+      throw new Error(`--forecast-replicas ${args[i + 1] ?? ''}: expected replica counts, e.g. 4,16`);
+    }
+    return list;
+  };
+  runServerLimitBench({ quick: argv.includes('--quick'), layers: num('--layers'), cellMs: num('--cell-ms'), threads: num('--threads'), forecastOnly: argv.includes('--forecast-only'), forecastReplicas: replicaList(argv), families, log: (l) => process.stderr.write(`${l}\n`) })
     .then((r) => process.stdout.write(`${r.tables.map(renderTable).join('\n\n')}\n`))
     .catch((e: unknown) => {
       process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);

@@ -19,6 +19,11 @@ export interface ForecastLimitOptions {
   shape: BoltShape;
   /** Intra-op threads of the raw session and of the server's plan. */
   threads: number;
+  /**
+   * The `--replicas N` plans served beside the default (`--forecast-replicas 4,16`: on a many-core host, whether
+   * forecasters want replicas as token classifiers do). @default [threads]
+   */
+  replicaPlans?: readonly number[];
   cellMs: number;
   /** Affinity CPUs, for the busy mark. */
   cpus: number;
@@ -177,13 +182,16 @@ export async function forecastLimitTable(o: ForecastLimitOptions): Promise<Table
   // The limit is measured before the server rows and again after them, each cell keeping its better pass
   // (the limit is the best the machine did): drift over the run cannot flatter the ratio.
   const first = { bolt: await boltLimit(o, file), theta: await thetaLimit(o) };
+  const plans = o.replicaPlans ?? [o.threads];
   const servers = [
-    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped (default)', replicas: undefined },
-    { kind: 'bolt' as const, label: `Chronos-Bolt-shaped, --replicas ${o.threads}`, replicas: o.threads },
+    { kind: 'bolt' as const, label: 'Chronos-Bolt-shaped (default)', replicas: undefined as number | undefined },
+    ...plans.map((n) => ({ kind: 'bolt' as const, label: `Chronos-Bolt-shaped, --replicas ${n}`, replicas: n as number | undefined })),
     { kind: 'theta' as const, label: 'Theta', replicas: undefined },
   ];
-  // Chronos rows run A B B A and are averaged: in a fixed order the later row gained 3–16% (RESULTS.md round 5).
-  const order = [0, 1, 1, 0, 2];
+  // Chronos rows run A B B A (A B C C B A, …) and are averaged: in a fixed order the later row gained 3–16% (RESULTS.md
+  // round 5).
+  const bolt = servers.slice(0, -1).map((_, i) => i);
+  const order = [...bolt, ...[...bolt].reverse(), servers.length - 1];
   const cells = new Map<number, Cell[]>();
   for (const i of order) {
     cells.set(i, [...(cells.get(i) ?? []), await measureServer(o, dir, servers[i])]);
