@@ -17,7 +17,8 @@ function oldFolder(cache: string, name: string): string {
 }
 
 // A restarted container keeps its host name and starts over at pid 1: the pid an unfinished folder names may be alive
-// again, in another process. Both run here as root in a pid namespace of their own (`unshare`, where allowed).
+// again, in another process. The last test starts such a writer in a pid namespace of its own (`unshare`: as root, where
+// allowed; skipped elsewhere).
 const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { timeout: 10_000 });
 const canUnshare = unshare.status === 0;
 
