@@ -192,13 +192,34 @@ describe('added tokens of a repo without tokenizer.json', () => {
     // Without the map, the class's default names are looked for, and the load fails naming the missing one.
     const noMap = bertFromVocab(renamed);
     await expect(tokenizerOf(noMap)).rejects.toMatchObject({ message: expect.stringMatching(/lacks \[CLS\]/) });
-    // tokenizer_config.json's own key stays where both name one.
-    const both = bertFromVocab((d) => {
-      renamed(d);
-      writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[CLS]', sep_token: '[END]' });
-      editJson(join(d, 'tokenizer_config.json'), (c) => void (c.cls_token = '[START]'));
+  });
+
+  it('special_tokens_map.json as transformers 5.18 (KServe\'s recorded server) reads it: over an older tokenizer_config.json\'s own special tokens; not at all beside a config with added_tokens_decoder', async () => {
+    const texts = ['Angela Merkel visited Paris.', ''];
+    const original = await tokenizerOf(bertFromVocab(() => undefined));
+    const renamedVocab = (d: string) => {
+      const vocab = readFileSync(join(d, 'vocab.txt'), 'utf8').split('\n');
+      writeFileSync(join(d, 'vocab.txt'), vocab.map((t) => (t === '[CLS]' ? '[START]' : t === '[SEP]' ? '[END]' : t)).join('\n'));
+    };
+    // The set's tokenizer_config.json has no added_tokens_decoder, and names [CLS] and [SEP], which this vocabulary
+    // calls [START] and [END]: the map's names win (with the config's, the load fails: it lacks [CLS]).
+    const older = bertFromVocab((d) => {
+      renamedVocab(d);
+      writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[START]', sep_token: '[END]' });
     });
-    expect(await (await tokenizerOf(both)).encode(texts, true)).toEqual(await original.encode(texts, true));
+    expect(await (await tokenizerOf(older)).encode(texts, true)).toEqual(await original.encode(texts, true));
+    // A config saved with added_tokens_decoder is read alone: the map's [START] is never looked at, the class's default
+    // [CLS] is looked for, and the load fails naming it.
+    const decoder = bertFromVocab((d) => {
+      renamedVocab(d);
+      writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[START]', sep_token: '[END]' });
+      editJson(join(d, 'tokenizer_config.json'), (c) => {
+        delete c.cls_token;
+        delete c.sep_token;
+        c.added_tokens_decoder = { '0': { content: '[PAD]', lstrip: false, normalized: false, rstrip: false, single_word: false, special: true } };
+      });
+    });
+    await expect(tokenizerOf(decoder)).rejects.toMatchObject({ message: expect.stringMatching(/lacks \[CLS\]/) });
   });
 
   it('a tokenizer.json is taken as it is: an added_tokens.json beside it changes nothing', async () => {

@@ -166,18 +166,24 @@ export async function loadTextTokenizer(
   };
 }
 
+/** The special tokens a tokenizer class names (`SPECIAL_TOKENS_ATTRIBUTES`), which `special_tokens_map.json` may set. */
+const NAMED_SPECIAL_TOKENS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'] as const;
+
 /**
- * tokenizer_config.json, with the special tokens (`unk_token`, `cls_token`, …) that only `special_tokens_map.json` names
- * filled in, as transformers does for a repo without tokenizer.json (where the two disagree, tokenizer_config.json's
- * stays: transformers versions differ on which wins).
+ * tokenizer_config.json as transformers 5.18 (what KServe's recorded server ran) reads it with `special_tokens_map.json`
+ * for a repo without tokenizer.json (`PreTrainedTokenizerBase._from_pretrained`): a config that has
+ * `added_tokens_decoder` (saved by transformers 4.34 or later) is taken alone, and the map is not read; an older config
+ * takes each special token the map names (`unk_token`, `cls_token`, …) over its own. The map's
+ * `additional_special_tokens` fills in only where the config has none.
  */
 async function tokenizerConfigOf(files: TokenClassFiles): Promise<TokenizerConfig> {
   const tokConfig = files.tokenizerConfig ? await readJsonFile(files.tokenizerConfig, TokenizerConfigSchema) : {};
-  if (files.specialTokensMap === undefined) {
+  if (files.specialTokensMap === undefined || tokConfig.added_tokens_decoder !== undefined) {
     return tokConfig;
   }
   const map = await readJsonFile(files.specialTokensMap, SpecialTokensMapSchema);
-  return { ...map, ...tokConfig };
+  const named = Object.fromEntries(NAMED_SPECIAL_TOKENS.filter((k) => map[k] !== undefined && map[k] !== null).map((k) => [k, map[k]]));
+  return { ...map, ...tokConfig, ...named };
 }
 
 /** Adds the repo's `extra` added tokens to `tokenizer` (./added-tokens.ts); ids past the model's embedding rows fail naming both sizes. */
