@@ -71,6 +71,12 @@ async function expectSameTokens(dir: string, oracle: string, texts: readonly str
   return ours;
 }
 
+/** Renames `[CLS]` and `[SEP]` in `dir`'s vocab.txt to `[START]` and `[END]` (same ids). */
+function renameClsSep(dir: string): void {
+  const vocab = readFileSync(join(dir, 'vocab.txt'), 'utf8').split('\n');
+  writeFileSync(join(dir, 'vocab.txt'), vocab.map((t) => (t === '[CLS]' ? '[START]' : t === '[SEP]' ? '[END]' : t)).join('\n'));
+}
+
 /** BERT's conformance repo served from vocab.txt (tokenizer.json removed). */
 function bertFromVocab(edit: (dir: string) => void): string {
   return folder(BERT, edit);
@@ -174,8 +180,7 @@ describe('added tokens of a repo without tokenizer.json', () => {
   it('special_tokens_map.json names the special tokens tokenizer_config.json leaves out (here a vocabulary whose [CLS] and [SEP] are [START] and [END])', async () => {
     // The set's tokenizer_config.json names [CLS] and [SEP]: here it names neither, as older repos' files did.
     const renamed = (d: string) => {
-      const vocab = readFileSync(join(d, 'vocab.txt'), 'utf8').split('\n');
-      writeFileSync(join(d, 'vocab.txt'), vocab.map((t) => (t === '[CLS]' ? '[START]' : t === '[SEP]' ? '[END]' : t)).join('\n'));
+      renameClsSep(d);
       editJson(join(d, 'tokenizer_config.json'), (c) => {
         delete c.cls_token;
         delete c.sep_token;
@@ -197,21 +202,17 @@ describe('added tokens of a repo without tokenizer.json', () => {
   it('special_tokens_map.json as transformers 5.18 (KServe\'s recorded server) reads it: over an older tokenizer_config.json\'s own special tokens; not at all beside a config with added_tokens_decoder', async () => {
     const texts = ['Angela Merkel visited Paris.', ''];
     const original = await tokenizerOf(bertFromVocab(() => undefined));
-    const renamedVocab = (d: string) => {
-      const vocab = readFileSync(join(d, 'vocab.txt'), 'utf8').split('\n');
-      writeFileSync(join(d, 'vocab.txt'), vocab.map((t) => (t === '[CLS]' ? '[START]' : t === '[SEP]' ? '[END]' : t)).join('\n'));
-    };
     // The set's tokenizer_config.json has no added_tokens_decoder, and names [CLS] and [SEP], which this vocabulary
     // calls [START] and [END]: the map's names win (with the config's, the load fails: it lacks [CLS]).
     const older = bertFromVocab((d) => {
-      renamedVocab(d);
+      renameClsSep(d);
       writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[START]', sep_token: '[END]' });
     });
     expect(await (await tokenizerOf(older)).encode(texts, true)).toEqual(await original.encode(texts, true));
     // A config saved with added_tokens_decoder is read alone: the map's [START] is never looked at, the class's default
     // [CLS] is looked for, and the load fails naming it.
     const decoder = bertFromVocab((d) => {
-      renamedVocab(d);
+      renameClsSep(d);
       writeJson(join(d, 'special_tokens_map.json'), { cls_token: '[START]', sep_token: '[END]' });
       editJson(join(d, 'tokenizer_config.json'), (c) => {
         delete c.cls_token;

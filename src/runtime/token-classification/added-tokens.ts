@@ -20,7 +20,7 @@ export interface ExtraAddedToken {
 }
 
 /** The tokenizer_config.json keys whose tokens transformers counts as special (`SPECIAL_TOKENS_ATTRIBUTES`). */
-const SPECIAL_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'] as const;
+export const SPECIAL_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'] as const;
 
 /**
  * The added tokens of a repo whose tokenizer inferkit builds from `vocab.txt`, a SentencePiece model or `vocab.json`

@@ -13,7 +13,7 @@ import { robertaTokenizerJson } from './byte-level-bpe/roberta-tokenizer-json.js
 import { readSentencePieceModel } from './sentencepiece/sentencepiece-model.js';
 import { asClassBuildsIt, sentencePieceFamilies, sentencePieceFamily } from './sentencepiece/sentencepiece-tokenizers.js';
 import { tokenizerAbortProblem } from './tokenizer-json-aborts.js';
-import { addExtraTokens, readExtraAddedTokens, type ExtraAddedToken } from './added-tokens.js';
+import { addExtraTokens, readExtraAddedTokens, SPECIAL_KEYS, type ExtraAddedToken } from './added-tokens.js';
 import type { EncodedText } from './encoded-text.js';
 
 export type { EncodedText } from './encoded-text.js';
@@ -166,9 +166,6 @@ export async function loadTextTokenizer(
   };
 }
 
-/** The special tokens a tokenizer class names (`SPECIAL_TOKENS_ATTRIBUTES`), which `special_tokens_map.json` may set. */
-const NAMED_SPECIAL_TOKENS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'] as const;
-
 /**
  * tokenizer_config.json as transformers 5.18 (what KServe's recorded server ran) reads it with `special_tokens_map.json`
  * for a repo without tokenizer.json (`PreTrainedTokenizerBase._from_pretrained`): a config that has
@@ -182,7 +179,7 @@ async function tokenizerConfigOf(files: TokenClassFiles): Promise<TokenizerConfi
     return tokConfig;
   }
   const map = await readJsonFile(files.specialTokensMap, SpecialTokensMapSchema);
-  const named = Object.fromEntries(NAMED_SPECIAL_TOKENS.filter((k) => map[k] !== undefined && map[k] !== null).map((k) => [k, map[k]]));
+  const named = Object.fromEntries(SPECIAL_KEYS.filter((k) => map[k] !== undefined && map[k] !== null).map((k) => [k, map[k]]));
   return { ...map, ...tokConfig, ...named };
 }
 
